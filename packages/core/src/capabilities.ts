@@ -1,0 +1,30 @@
+/** Which elicitation modes a client declared. */
+export interface ElicitationModes {
+  /** The client renders form-mode questions. */
+  readonly form: boolean;
+  /** The client opens URL-mode requests (with consent). */
+  readonly url: boolean;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Reads the elicitation modes from a client's declared capabilities (from `initialize` on the
+ * 2025 eras, or from the request's `_meta` on 2026-07-28).
+ *
+ * A missing `elicitation` means neither mode; a bare `elicitation: {}` means form only (the
+ * 2025-06-18 shape, kept for back-compatibility); otherwise each mode is on when its key is present.
+ *
+ * @example
+ * elicitationModes({ elicitation: {} }); // { form: true, url: false }
+ * elicitationModes({ elicitation: { url: {} } }); // { form: false, url: true }
+ */
+export function elicitationModes(clientCapabilities: unknown): ElicitationModes {
+  if (!isObject(clientCapabilities)) return { form: false, url: false };
+  const elicitation = clientCapabilities.elicitation;
+  if (!isObject(elicitation)) return { form: false, url: false };
+  const hasForm = 'form' in elicitation;
+  const hasUrl = 'url' in elicitation;
+  return { form: hasForm || (!hasForm && !hasUrl), url: hasUrl };
+}

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit tests sit beside the code they test (src/**/*.test.ts) and import workspace packages from
+// source through the "source" export condition. End-to-end tests (test/**/*.test.ts) spawn the
+// built packages (dist/) as real processes, so `npm test` builds first.
+const source = { conditions: ['source'] };
+
+export default defineConfig({
+  resolve: source,
+  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'bench/src/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: [
+            'packages/*/test/**/*.test.ts',
+            'examples/*/test/**/*.test.ts',
+            'conformance/test/**/*.test.ts',
+          ],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: true,
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
