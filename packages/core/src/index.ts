@@ -1,1 +1,2 @@
 export * from './capabilities.js';
+export * from './seal/index.js';
