@@ -1,4 +1,5 @@
 import { parse } from 'tldts';
+import { toUnicodeHost } from './idn.js';
 import { DEEP_SUBDOMAIN_LABELS, type UrlWarning } from './types.js';
 
 /** What the public-suffix list says about a host. */
@@ -35,7 +36,7 @@ export function checkPublicName(unicodeHost: string, facts: DomainFacts): UrlWar
     return {
       code: 'unknown-suffix',
       message:
-        `'${unicodeHost}' ends in '.${facts.suffix}', which is not a public internet ending: ` +
+        `'${unicodeHost}' ends in '.${toUnicodeHost(facts.suffix ?? '')}', which is not a public internet ending: ` +
         'it may lead to a device on a private network.',
     };
   }

@@ -32,12 +32,12 @@ function recognisableDomainOf(prefix: string): string | null {
 /**
  * The first domain that the start of the host reads as, other than the real registrable domain:
  * `'example.com'` for `login.example.com.evil.io`, `'paypal.com'` for `paypal.com-secure.example.net`.
- * Candidates are the host's prefixes cut at a '.' or '-' that lies before the host's public suffix.
+ * Candidates are the host's prefixes cut at a '.' or '-' in front of the host's public suffix.
  */
 export function suggestedDomainOf(host: string, facts: DomainFacts): string | null {
   if (facts.registrable === null || facts.suffix === null) return null;
   const lastCut = host.length - facts.suffix.length - 1;
-  for (let i = 0; i < lastCut; i++) {
+  for (let i = 0; i <= lastCut; i++) {
     if (host[i] !== '.' && host[i] !== '-') continue;
     const suggested = recognisableDomainOf(host.slice(0, i));
     if (suggested !== null && suggested !== facts.registrable) return suggested;
