@@ -1,2 +1,3 @@
 export * from './capabilities.js';
+export * from './form/index.js';
 export * from './seal/index.js';

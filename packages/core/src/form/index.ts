@@ -1,1 +1,52 @@
-export {};
+// @parley/core/form: one shape for every question. Builders, the requestedSchema subset checker,
+// answer parsing, defaults, host field descriptions and protocol-version adaptation.
+
+export type {
+  FieldOptions,
+  FormAnswer,
+  IsOptional,
+  ManyOptions,
+  NumberOptions,
+  TextOptions,
+} from './builders.js';
+export { ask } from './builders.js';
+export { checkField } from './check-field.js';
+export { checkRequestedSchema } from './check-schema.js';
+export { applyDefaults } from './defaults.js';
+export type { TextConversion } from './field-from-text.js';
+export { fieldFromText } from './field-from-text.js';
+export { listFields } from './fields.js';
+export { codePointLength, isDate, isDateTime, isEmail, isUri } from './formats.js';
+export { parseContent } from './parse-content.js';
+export type { PreparedQuestion } from './prepare.js';
+export { prepareQuestion, WRAPPED_FIELD } from './prepare.js';
+export { schemaForProtocolVersion } from './protocol-version.js';
+export { SchemaError } from './schema-error.js';
+export type {
+  Answer,
+  BooleanFieldSchema,
+  Field,
+  FieldError,
+  FieldKind,
+  FieldOption,
+  FieldSchema,
+  Form,
+  FormContent,
+  FormField,
+  FormValue,
+  LegacyTitledEnumSchema,
+  NumberFieldSchema,
+  ParseResult,
+  Question,
+  QuestionInput,
+  RequestedSchema,
+  SchemaProblem,
+  StringFieldSchema,
+  StringFormat,
+  TitledMultiSelectSchema,
+  TitledOption,
+  TitledSingleSelectSchema,
+  UntitledMultiSelectSchema,
+  UntitledSingleSelectSchema,
+  ZodObjectLike,
+} from './types.js';

@@ -1,0 +1,33 @@
+import { isRecord, own, plainCopy } from './json.js';
+import type { RequestedSchema } from './types.js';
+
+/**
+ * Fills every field the content leaves out with the field's `default`, as a host does when it
+ * pre-fills a form. Returns a fresh object; answered fields are kept as they are. Never throws.
+ *
+ * @example
+ * applyDefaults({ type: 'object', properties: { n: { type: 'integer', default: 3 } } }, {}); // { n: 3 }
+ */
+export function applyDefaults(
+  schema: RequestedSchema,
+  content: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const filled: Record<string, unknown> = isRecord(content) ? plainCopy(content) : {};
+  try {
+    const properties = isRecord(schema) ? own(schema, 'properties') : undefined;
+    if (!isRecord(properties)) return filled;
+    for (const [name, node] of Object.entries(properties)) {
+      const fallback = isRecord(node) ? own(node, 'default') : undefined;
+      if (fallback === undefined || own(filled, name) !== undefined) continue;
+      Object.defineProperty(filled, name, {
+        value: plainCopy(fallback),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  } catch {
+    // An unreadable schema fills nothing.
+  }
+  return filled;
+}
