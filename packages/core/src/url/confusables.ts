@@ -1,6 +1,6 @@
 import { scriptOf } from './scripts.js';
 import type { UrlWarning } from './types.js';
-import { listWords } from './words.js';
+import { listFindings, listWords, quote } from './words.js';
 
 /**
  * Characters that pass as an ASCII letter or separator, mapped to what a person reads.
@@ -56,7 +56,7 @@ function describeLabel(label: string): string {
       ? `character ${positions[0]} is a ${kind} that looks like ${looksText}`
       : `characters ${listWords(positions.map(String))} are ${kind}s that look like ${looksText}`;
   });
-  return `in '${label}', ${parts.join('; ')}`;
+  return `in ${quote(label)}, ${parts.join('; ')}`;
 }
 
 /** A label reads as another ASCII name when it has look-alikes and nothing but ASCII besides. */
@@ -81,7 +81,7 @@ export function checkConfusables(unicodeHost: string): UrlWarning | null {
   return {
     code: 'confusable',
     message:
-      `The address uses look-alike characters: '${unicodeHost}' is not '${skeletonOf(unicodeHost)}' ` +
-      `(${labels.map(describeLabel).join('; ')}).`,
+      `The address uses look-alike characters: ${quote(unicodeHost)} is not ${quote(skeletonOf(unicodeHost))} ` +
+      `(${listFindings(labels.map(describeLabel))}).`,
   };
 }

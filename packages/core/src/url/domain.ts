@@ -1,6 +1,7 @@
 import { parse } from 'tldts';
 import { toUnicodeHost } from './idn.js';
 import { DEEP_SUBDOMAIN_LABELS, type UrlWarning } from './types.js';
+import { quote } from './words.js';
 
 /** What the public-suffix list says about a host. */
 export interface DomainFacts {
@@ -29,14 +30,14 @@ export function checkPublicName(unicodeHost: string, facts: DomainFacts): UrlWar
   if (facts.registrable === null) {
     return {
       code: 'no-registrable-domain',
-      message: `'${unicodeHost}' is not a name anyone can own on the public internet, so nothing tells you who runs it.`,
+      message: `${quote(unicodeHost)} is not a name anyone can own on the public internet, so nothing tells you who runs it.`,
     };
   }
   if (!facts.listed) {
     return {
       code: 'unknown-suffix',
       message:
-        `'${unicodeHost}' ends in '.${toUnicodeHost(facts.suffix ?? '')}', which is not a public internet ending: ` +
+        `${quote(unicodeHost)} ends in ${quote(`.${toUnicodeHost(facts.suffix ?? '')}`)}, which is not a public internet ending: ` +
         'it may lead to a device on a private network.',
     };
   }
@@ -55,7 +56,7 @@ export function checkDeepSubdomain(
   return {
     code: 'deep-subdomain',
     message:
-      `The address has ${count} parts ('${subdomain}') in front of the name of the site, ` +
-      `'${unicodeRegistrable}', which can push the real name out of sight.`,
+      `The address has ${count} parts (${quote(subdomain)}) in front of the name of the site, ` +
+      `${quote(unicodeRegistrable)}, which can push the real name out of sight.`,
   };
 }

@@ -1,5 +1,6 @@
 import punycode from 'punycode.js';
 import type { UrlWarning } from './types.js';
+import { quote } from './words.js';
 
 /** The Unicode form of an ASCII host, as a person reads it; the host itself if it cannot be decoded. */
 export function toUnicodeHost(host: string): string {
@@ -18,6 +19,6 @@ export function checkPunycode(host: string, unicodeHost: string): UrlWarning | n
     code: 'punycode',
     message:
       'The address uses letters or symbols from outside the basic Latin alphabet: it reads ' +
-      `'${unicodeHost}', but the browser looks it up as '${host}'. Make sure this is the site you expect.`,
+      `${quote(unicodeHost)}, but the browser looks it up as ${quote(host)}. Make sure this is the site you expect.`,
   };
 }

@@ -172,3 +172,19 @@ describe('inspectUrl on arbitrary input', () => {
     );
   });
 });
+
+describe('inspectUrl on oversized hosts', () => {
+  it('keeps messages short and both ends of a long host visible', () => {
+    const host = `${Array.from({ length: 5000 }, (_, i) => `\u0430-${i % 10}`).join('.')}.evil.io`;
+    const inspection = inspectUrl(`https://${host}/`);
+    expect(inspection.warnings.map((w) => w.code)).toEqual([
+      'confusable',
+      'punycode',
+      'deep-subdomain',
+      'long-url',
+    ]);
+    for (const { message } of inspection.warnings) expect(message.length).toBeLessThan(700);
+    expect(messageOf(inspection, 'confusable')).toContain('; and 4997 more');
+    expect(messageOf(inspection, 'punycode')).toContain('evil.io');
+  });
+});

@@ -1,5 +1,5 @@
 import type { UrlWarning } from './types.js';
-import { shorten } from './words.js';
+import { quote } from './words.js';
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
@@ -73,6 +73,6 @@ export function checkObfuscatedIp(host: string, writtenHost: string): UrlWarning
   if (ipv4Octets(host) === null || writtenHost.toLowerCase() === host) return null;
   return {
     code: 'obfuscated-ip',
-    message: `The address writes its host as '${shorten(writtenHost)}', a disguised way of writing the numeric address ${host}.`,
+    message: `The address writes its host as ${quote(writtenHost)}, a disguised way of writing the numeric address ${host}.`,
   };
 }

@@ -2,6 +2,7 @@ import { parse } from 'tldts';
 import type { DomainFacts } from './domain.js';
 import { toUnicodeHost } from './idn.js';
 import type { UrlWarning } from './types.js';
+import { quote } from './words.js';
 
 /** The generic endings of RFC 1591 and the 2001 round, which everyone reads as the end of an address. */
 const WELL_KNOWN_ENDINGS: ReadonlySet<string> = new Set([
@@ -49,11 +50,11 @@ export function suggestedDomainOf(host: string, facts: DomainFacts): string | nu
 export function checkLookalike(host: string, facts: DomainFacts): UrlWarning | null {
   const suggested = suggestedDomainOf(host, facts);
   if (suggested === null || facts.registrable === null) return null;
-  const real = toUnicodeHost(facts.registrable);
+  const real = quote(toUnicodeHost(facts.registrable));
   return {
     code: 'lookalike-domain',
     message:
-      `The address starts like '${toUnicodeHost(suggested)}', but it leads to '${real}': ` +
-      `everything in front of '${real}' is chosen by whoever owns '${real}'.`,
+      `The address starts like ${quote(toUnicodeHost(suggested))}, but it leads to ${real}: ` +
+      `everything in front of ${real} is chosen by whoever owns ${real}.`,
   };
 }

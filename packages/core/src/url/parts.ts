@@ -1,16 +1,16 @@
 import type { UrlWarning } from './types.js';
-import { shorten } from './words.js';
+import { quote } from './words.js';
 
 /** A `userinfo` warning when a user name (and maybe a password) stands before '@' in front of the host. */
 export function checkUserinfo(url: URL, unicodeHost: string): UrlWarning | null {
   if (url.username === '' && url.password === '') return null;
   const what = url.password === '' ? 'a user name' : 'a user name and password';
-  const shown = url.username === '' ? '' : ` ('${shorten(url.username)}')`;
+  const shown = url.username === '' ? '' : ` (${quote(url.username)})`;
   return {
     code: 'userinfo',
     message:
       `The address carries ${what}${shown} before an '@' sign. That part is not where it leads: ` +
-      `it leads to '${unicodeHost}'.`,
+      `it leads to ${quote(unicodeHost)}.`,
   };
 }
 
@@ -20,7 +20,7 @@ export function checkPort(port: string, unicodeHost: string): UrlWarning | null 
   return {
     code: 'port',
     message:
-      `The address asks for the special port ${port} on '${unicodeHost}'. Ordinary websites do not need ` +
+      `The address asks for the special port ${port} on ${quote(unicodeHost)}. Ordinary websites do not need ` +
       'one; make sure you expected it.',
   };
 }
@@ -38,6 +38,6 @@ export function checkScheme(scheme: string, loopback: boolean): UrlWarning | nul
   }
   return {
     code: 'scheme-not-allowed',
-    message: `Addresses starting with '${scheme}:' are never opened here; only 'https:' web addresses are.`,
+    message: `Addresses starting with ${quote(`${scheme}:`)} are never opened here; only 'https:' web addresses are.`,
   };
 }

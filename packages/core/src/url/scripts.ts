@@ -1,6 +1,6 @@
 // Writing systems of the characters in a host label, found with Unicode property escapes.
 import type { UrlWarning } from './types.js';
-import { listWords } from './words.js';
+import { listFindings, listWords, quote } from './words.js';
 
 /** The scripts probed by name. A letter in any other script is reported as 'another script'. */
 const NAMED_SCRIPTS: readonly (readonly [name: string, pattern: RegExp])[] = [
@@ -63,11 +63,11 @@ export function suspiciousScriptMix(label: string): string[] | null {
 export function checkMixedScript(unicodeHost: string): UrlWarning | null {
   const findings = unicodeHost.split('.').flatMap((label) => {
     const scripts = suspiciousScriptMix(label);
-    return scripts ? [`'${label}' mixes ${listWords(scripts)} letters`] : [];
+    return scripts ? [`${quote(label)} mixes ${listWords(scripts)} letters`] : [];
   });
   if (findings.length === 0) return null;
   return {
     code: 'mixed-script',
-    message: `The address mixes alphabets within one name (${findings.join('; ')}), a common trick to imitate a familiar name.`,
+    message: `The address mixes alphabets within one name (${listFindings(findings)}), a common trick to imitate a familiar name.`,
   };
 }
