@@ -1,1 +1,23 @@
-export {};
+export { type Answer, ask, type QuestionInput } from '@parley/core/form';
+export type { ServerOptions } from './app.js';
+export { input } from './ask/input.js';
+export { createServer, ParleyServer } from './create-server.js';
+export {
+  ElicitationUnavailable,
+  type InputMode,
+  QuestionTimeoutError,
+  ReplayDivergenceError,
+  RoundLimitError,
+  ToolError,
+  TooManyInvalidAnswersError,
+} from './errors.js';
+export { type Logger, stderrLogger } from './log.js';
+export type { PromptConfig, PromptHandler } from './registry/prompts.js';
+export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
+export type { ArgsSchema } from './registry/schema.js';
+export type { ToolConfig, ToolHandler } from './registry/tools.js';
+export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
+export type { Listening, ListenOptions } from './serve/listen.js';
+export type { StdioOptions } from './serve/stdio.js';
+export { StateTooLargeError } from './state/state-codec.js';
+export type * from './types.js';

@@ -1,0 +1,117 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { KeyRing, type SealSecret } from '@parley/core/seal';
+import { type Logger, stderrLogger } from './log.js';
+import { PromptRegistry } from './registry/prompts.js';
+import { ResourceRegistry } from './registry/resources.js';
+import { ToolRegistry } from './registry/tools.js';
+import { nodeAead } from './state/node-aead.js';
+import { StateCodec } from './state/state-codec.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  /** Shown to clients in `initialize` / `server/discover`. */
+  readonly instructions?: string;
+  /** How `requestState` is sealed on 2026-07-28. */
+  readonly state?: {
+    /**
+     * The key ring, sealing key first: `id:base64secret` pairs (comma-separated text) or a list.
+     * Defaults to the `PARLEY_STATE_KEYS` environment variable, else a random key for this process
+     * only (fine for stdio and a single process; a fleet must share keys).
+     */
+    readonly keys?: string | readonly SealSecret[];
+    /** Lifetime of each round's state. Default 600 (10 minutes). */
+    readonly ttlSeconds?: number;
+    /** Largest state this server issues or accepts, in characters. Default 16384. */
+    readonly maxChars?: number;
+    /** Tolerated clock difference between replicas. Default 30. */
+    readonly clockSkewSeconds?: number;
+  };
+  /** Rounds of questions one call may take on 2026-07-28. Default 20. */
+  readonly maxRounds?: number;
+  /** Invalid answers to one question before the call ends. Default 3. */
+  readonly maxTries?: number;
+  /** How long the server waits for a person on the 2025 eras. Default 600000 (10 minutes). */
+  readonly questionTimeoutMs?: number;
+  /** Who the verified user is, from a request's auth info. Default: `extra.sub`, else `clientId`. */
+  readonly principal?: (authInfo: AuthInfo) => string | undefined;
+  readonly log?: Logger;
+  /** Clock, for tests. */
+  readonly now?: () => number;
+}
+
+/** The resolved, shared part of a server: registries, limits, the state codec. */
+export class App {
+  readonly info: { name: string; version: string; title?: string };
+  readonly instructions: string | undefined;
+  readonly tools = new ToolRegistry();
+  readonly prompts = new PromptRegistry();
+  readonly resources = new ResourceRegistry();
+  readonly maxRounds: number;
+  readonly maxTries: number;
+  readonly questionTimeoutMs: number;
+  readonly log: Logger;
+  readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
+  readonly #options: ServerOptions;
+  #codec: Promise<StateCodec> | undefined;
+  #ring: KeyRing | undefined;
+
+  constructor(options: ServerOptions) {
+    if (!options.name || !options.version) throw new TypeError('createServer() needs a name and a version.');
+    this.#options = options;
+    this.info = {
+      name: options.name,
+      version: options.version,
+      ...(options.title && { title: options.title }),
+    };
+    this.instructions = options.instructions;
+    this.maxRounds = positive(options.maxRounds, 20, 'maxRounds');
+    this.maxTries = positive(options.maxTries, 3, 'maxTries');
+    this.questionTimeoutMs = positive(options.questionTimeoutMs, 600_000, 'questionTimeoutMs');
+    this.log = options.log ?? stderrLogger;
+    const custom = options.principal;
+    this.principalOf = (authInfo) => {
+      if (!authInfo) return undefined;
+      if (custom) return custom(authInfo);
+      const sub = authInfo.extra?.sub;
+      return typeof sub === 'string' && sub.length > 0 ? sub : authInfo.clientId || undefined;
+    };
+  }
+
+  /** The state codec, built on first use (deriving keys is asynchronous). */
+  codec(): Promise<StateCodec> {
+    this.#codec ??= this.#buildCodec();
+    return this.#codec;
+  }
+
+  /** Whether states are sealed with a key made for this process only (known after the first codec use). */
+  async usesEphemeralKey(): Promise<boolean> {
+    await this.codec();
+    return this.#ring?.ephemeral ?? true;
+  }
+
+  async #buildCodec(): Promise<StateCodec> {
+    const state = this.#options.state ?? {};
+    const configured = state.keys ?? process.env.PARLEY_STATE_KEYS;
+    const secrets = typeof configured === 'string' ? KeyRing.parse(configured) : configured;
+    this.#ring =
+      secrets && secrets.length > 0
+        ? await KeyRing.create(secrets, { backend: nodeAead })
+        : await KeyRing.ephemeral({ backend: nodeAead });
+    return new StateCodec(this.#ring, {
+      ttlSeconds: positive(state.ttlSeconds, 600, 'state.ttlSeconds'),
+      maxChars: positive(state.maxChars, 16_384, 'state.maxChars'),
+      clockSkewSeconds: state.clockSkewSeconds ?? 30,
+      ...(this.#options.now && { now: this.#options.now }),
+    });
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0)
+    throw new TypeError(`${name} must be a positive number (got ${value}).`);
+  return value;
+}

@@ -1,0 +1,122 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  InputRequest,
+  Root,
+} from '@modelcontextprotocol/server';
+import type { PreparedQuestion } from '@parley/core/form';
+import { canonicalJson } from '../state/canonical-json.js';
+import type { Json } from '../state/round-state.js';
+import { fingerprint } from './fingerprint.js';
+
+/** One question inside an ask point, with the key it travels under. */
+export type AskItem =
+  | {
+      readonly kind: 'form';
+      readonly key: string;
+      readonly message: string;
+      readonly question: PreparedQuestion<unknown>;
+    }
+  | {
+      readonly kind: 'url';
+      readonly key: string;
+      readonly message: string;
+      readonly url: string;
+      readonly stableUrl?: string;
+    }
+  | { readonly kind: 'sampling'; readonly key: string; readonly params: CreateMessageRequestParams }
+  | { readonly kind: 'roots'; readonly key: string };
+
+/** What a handler receives for one item. */
+export type FormOutcome = { action: 'accept'; value: unknown } | { action: 'decline' } | { action: 'cancel' };
+export type UrlOutcome = { action: 'accept' } | { action: 'decline' } | { action: 'cancel' };
+export type ItemResult = FormOutcome | UrlOutcome | CreateMessageResult | Root[];
+
+/**
+ * An ask point: one place in the handler where it waits for the person (or the client). A single
+ * `ctx.elicit` is a point of one item; `ctx.elicitAll` a batch of several asked in one round.
+ */
+export interface AskPoint {
+  readonly fingerprint: number;
+  readonly items: readonly AskItem[];
+  readonly batch: boolean;
+  /** A short description for errors ("form 'q2': Pickup date?"). */
+  readonly label: string;
+}
+
+const schemaText = new WeakMap<object, string>();
+
+function itemFingerprintText(item: AskItem): string {
+  switch (item.kind) {
+    case 'form': {
+      let text = schemaText.get(item.question);
+      if (text === undefined) {
+        text = canonicalJson(item.question.schema);
+        schemaText.set(item.question, text);
+      }
+      return `form\0${item.key}\0${item.message}\0${text}`;
+    }
+    case 'url':
+      return `url\0${item.key}\0${item.message}\0${item.stableUrl ?? item.url}`;
+    case 'sampling':
+      return `sampling\0${item.key}\0${canonicalJson(item.params)}`;
+    case 'roots':
+      return `roots\0${item.key}`;
+  }
+}
+
+export function askPoint(items: readonly AskItem[], batch: boolean): AskPoint {
+  const first = items[0]!;
+  const label = batch
+    ? `batch of ${items.map((item) => `'${item.key}'`).join(', ')}`
+    : `${first.kind} '${first.key}'${'message' in first ? `: ${first.message}` : ''}`;
+  return {
+    fingerprint: fingerprint(batch ? 'batch' : 'one', ...items.map(itemFingerprintText)),
+    items,
+    batch,
+    label,
+  };
+}
+
+/** The `inputRequests` entry (2026-07-28) or the request params (2025 eras) for one item. */
+export function toInputRequest(item: AskItem, message?: string): InputRequest {
+  switch (item.kind) {
+    case 'form':
+      return {
+        method: 'elicitation/create',
+        params: { mode: 'form', message: message ?? item.message, requestedSchema: item.question.schema },
+      } as InputRequest;
+    case 'url':
+      return {
+        method: 'elicitation/create',
+        params: { mode: 'url', message: item.message, url: item.url },
+      } as InputRequest;
+    case 'sampling':
+      return { method: 'sampling/createMessage', params: item.params } as InputRequest;
+    case 'roots':
+      return { method: 'roots/list', params: {} } as InputRequest;
+  }
+}
+
+/** Journal encoding of one item's result: short, and JSON. */
+export function encodeResult(item: AskItem, result: ItemResult): Json {
+  if (item.kind === 'form' || item.kind === 'url') {
+    const outcome = result as FormOutcome;
+    if (outcome.action === 'decline') return 'd';
+    if (outcome.action === 'cancel') return 'c';
+    if (item.kind === 'url') return 'a';
+    const value = (outcome as { value: unknown }).value;
+    return value === undefined ? {} : { a: value as Json };
+  }
+  return result as unknown as Json;
+}
+
+export function decodeResult(item: AskItem, encoded: Json): ItemResult {
+  if (item.kind === 'form' || item.kind === 'url') {
+    if (encoded === 'd') return { action: 'decline' };
+    if (encoded === 'c') return { action: 'cancel' };
+    if (item.kind === 'url') return { action: 'accept' };
+    return { action: 'accept', value: (encoded as { a?: unknown }).a };
+  }
+  return encoded as unknown as ItemResult;
+}

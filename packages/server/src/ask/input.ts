@@ -1,0 +1,28 @@
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
+import type { QuestionInput } from '@parley/core/form';
+import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../types.js';
+
+/**
+ * Builders for `ctx.elicitAll` entries of every kind.
+ *
+ * @example
+ * const answers = await ctx.elicitAll({
+ *   user_name: input.form('What is your name?', ask.form({ name: ask.text() })),
+ *   greeting: input.sampling({ messages: [...], maxTokens: 50 }),
+ *   client_roots: input.roots(),
+ * });
+ */
+export const input = {
+  form<Q extends QuestionInput>(message: string, question: Q): FormInput<Q> {
+    return { kind: 'form', message, question };
+  },
+  url(message: string, url: string | URL): UrlInput {
+    return { kind: 'url', message, url: String(url) };
+  },
+  sampling(params: CreateMessageRequestParams): SamplingInput {
+    return { kind: 'sampling', params };
+  },
+  roots(): RootsInput {
+    return { kind: 'roots' };
+  },
+} as const;

@@ -1,0 +1,100 @@
+import {
+  type ElicitRequestFormParams,
+  SdkError,
+  SdkErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { schemaForProtocolVersion } from '@parley/core/form';
+import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
+import { checkReply, reaskMessage } from '../ask/check-reply.js';
+import { QuestionTimeoutError, TooManyInvalidAnswersError } from '../errors.js';
+import type { Json } from '../state/round-state.js';
+
+export interface PushOptions {
+  readonly maxTries: number;
+  readonly questionTimeoutMs: number;
+  readonly protocolVersion: string;
+  /** Makes the elicitationId for a URL question (2025-11-25 requires one). */
+  readonly elicitationId: (item: AskItem & { kind: 'url' }) => string;
+}
+
+/** The key Parley puts on 2025-era requests so hosts can match a question to scripted answers. */
+export const KEY_META = 'dev.parley/key';
+
+/**
+ * Serves ask points on the 2025 eras: each question is a real server-to-client request over the
+ * session, and the handler simply waits for the answer (no replay). Questions of one batch are
+ * sent concurrently.
+ */
+export class PushEngine {
+  readonly #sdk: ServerContext;
+  readonly #options: PushOptions;
+
+  constructor(sdk: ServerContext, options: PushOptions) {
+    this.#sdk = sdk;
+    this.#options = options;
+  }
+
+  ask(point: AskPoint): Promise<ItemResult[]> {
+    return Promise.all(point.items.map((item) => this.#askOne(item)));
+  }
+
+  async once<T extends Json>(_name: string, fn: () => T | Promise<T>): Promise<T> {
+    return fn();
+  }
+
+  async #askOne(item: AskItem): Promise<ItemResult> {
+    let message = 'message' in item ? item.message : '';
+    for (let tries = 0; ; ) {
+      const reply = await this.#send(item, message);
+      const checked = checkReply(item, reply);
+      if (checked.status === 'ok') return checked.result;
+      if (checked.status === 'malformed')
+        throw new Error(`The client answered with something unusable: ${checked.problem}.`);
+      tries++;
+      if (tries >= this.#options.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
+      message = reaskMessage('message' in item ? item.message : '', checked.reason);
+    }
+  }
+
+  async #send(item: AskItem, message: string): Promise<unknown> {
+    const options = { timeout: this.#options.questionTimeoutMs, signal: this.#sdk.mcpReq.signal };
+    const meta = { [KEY_META]: item.key };
+    try {
+      switch (item.kind) {
+        case 'form': {
+          const adapted = schemaForProtocolVersion(item.question.schema, this.#options.protocolVersion);
+          if (!adapted.ok) {
+            throw new Error(
+              `This question cannot be asked on protocol ${this.#options.protocolVersion}: ` +
+                adapted.problems.map((problem) => problem.message).join(' '),
+            );
+          }
+          const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
+          const params: ElicitRequestFormParams = { mode: 'form', message, requestedSchema, _meta: meta };
+          return await this.#sdk.mcpReq.elicitInput(params, options);
+        }
+        case 'url':
+          return await this.#sdk.mcpReq.elicitInput(
+            {
+              mode: 'url',
+              message,
+              url: item.url,
+              elicitationId: this.#options.elicitationId(item),
+              _meta: meta,
+            },
+            options,
+          );
+        case 'sampling':
+          return await this.#sdk.mcpReq.requestSampling(item.params, options);
+        case 'roots':
+          return await this.#sdk.mcpReq.send({ method: 'roots/list', params: { _meta: meta } }, options);
+      }
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+        throw new QuestionTimeoutError(this.#options.questionTimeoutMs);
+      }
+      throw error;
+    }
+  }
+}

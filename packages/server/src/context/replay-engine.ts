@@ -1,0 +1,177 @@
+import type { InputRequest } from '@modelcontextprotocol/server';
+import {
+  type AskItem,
+  type AskPoint,
+  decodeResult,
+  encodeResult,
+  type ItemResult,
+  toInputRequest,
+} from '../ask/ask-item.js';
+import { checkReply, reaskMessage } from '../ask/check-reply.js';
+import { fingerprint } from '../ask/fingerprint.js';
+import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
+import type { JournalEntry, Json, PendingAsk, RoundState } from '../state/round-state.js';
+
+/** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
+export const SUSPEND: unique symbol = Symbol('parley.suspend');
+
+/** The client sent answers that are not answers: answered as JSON-RPC -32602, the handler stops. */
+export class MalformedResponseError extends Error {
+  constructor(problem: string) {
+    super(`Invalid inputResponses: ${problem}.`);
+    this.name = 'MalformedResponseError';
+  }
+}
+
+export interface ReplayLimits {
+  readonly maxRounds: number;
+  readonly maxTries: number;
+}
+
+/** What a suspended round sends back: the questions, and the state to seal. */
+export interface Suspension {
+  readonly inputRequests: Record<string, InputRequest>;
+  readonly state: RoundState;
+}
+
+/**
+ * Runs one 2026-07-28 round of a handler by replay. Ask points already answered in earlier rounds
+ * return their journaled results in order; the first unanswered point (the frontier) takes its
+ * answers from this round's `inputResponses`; the next unanswered point ends the round.
+ */
+export class ReplayEngine {
+  readonly #state: RoundState;
+  readonly #responses: Readonly<Record<string, unknown>>;
+  readonly #limits: ReplayLimits;
+  readonly #journal: JournalEntry[];
+  #cursor = 0;
+  #frontierDone = false;
+  #suspension: Suspension | undefined;
+
+  /**
+   * @param hasState whether the request carried a state; without one, answers that arrive under the
+   *   first question's key are still used (a client may answer before being asked).
+   */
+  constructor(
+    state: RoundState,
+    responses: Readonly<Record<string, unknown>> | undefined,
+    limits: ReplayLimits,
+  ) {
+    this.#state = state;
+    this.#responses = responses ?? {};
+    this.#limits = limits;
+    this.#journal = [...state.journal];
+  }
+
+  get suspension(): Suspension | undefined {
+    return this.#suspension;
+  }
+
+  /** Waits at an ask point; resolves with one result per item (in item order). */
+  async ask(point: AskPoint): Promise<ItemResult[]> {
+    const replayed = this.#replay(point.fingerprint, point.label);
+    if (replayed !== undefined) {
+      if (!point.batch) return [decodeResult(point.items[0]!, replayed)];
+      const record = replayed as Record<string, Json>;
+      return point.items.map((item) => decodeResult(item, record[item.key] ?? null));
+    }
+    return this.#frontier(point);
+  }
+
+  /** Runs `fn` once per logical call; its result is journaled and replayed on later rounds. */
+  async once<T extends Json>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    const fp = fingerprint('once', name);
+    const replayed = this.#replay(fp, `ctx.once('${name}')`);
+    if (replayed !== undefined) return replayed as T;
+    if (!this.#frontierDone && this.#state.pending) {
+      // The last round stopped at a question, so replay must reach that question before anything new.
+      throw new ReplayDivergenceError(this.#cursor, `ctx.once('${name}')`);
+    }
+    const value = await fn();
+    // Round-trip through JSON now, so the first round sees exactly what later rounds will replay.
+    const json = JSON.parse(JSON.stringify(value ?? null)) as T;
+    this.#journal.push([fp, json]);
+    this.#cursor++;
+    return json;
+  }
+
+  #replay(fp: number, label: string): Json | undefined {
+    if (this.#suspension) throw SUSPEND;
+    if (this.#cursor >= this.#journal.length) return undefined;
+    const [journaled, result] = this.#journal[this.#cursor]!;
+    if (journaled !== fp) throw new ReplayDivergenceError(this.#cursor, label);
+    this.#cursor++;
+    return result;
+  }
+
+  #frontier(point: AskPoint): ItemResult[] {
+    const pending = this.#state.pending;
+    const answering = !this.#frontierDone;
+    this.#frontierDone = true;
+    if (answering && pending && pending.fingerprint !== point.fingerprint) {
+      throw new ReplayDivergenceError(this.#cursor, point.label);
+    }
+    const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
+    const tries = answering && pending ? pending.tries : 0;
+    const reasons = new Map<string, string>();
+    const results = new Map<string, ItemResult>();
+
+    for (const item of point.items) {
+      if (item.key in partial) {
+        results.set(item.key, decodeResult(item, partial[item.key]!));
+        continue;
+      }
+      const reply =
+        answering && Object.hasOwn(this.#responses, item.key) ? this.#responses[item.key] : undefined;
+      if (reply === undefined) continue;
+      const checked = checkReply(item, reply);
+      if (checked.status === 'malformed') throw new MalformedResponseError(checked.problem);
+      if (checked.status === 'invalid') reasons.set(item.key, checked.reason);
+      else results.set(item.key, checked.result);
+    }
+
+    if (results.size === point.items.length) {
+      const entry: Json = point.batch
+        ? Object.fromEntries(
+            point.items.map((item) => [item.key, encodeResult(item, results.get(item.key)!)]),
+          )
+        : encodeResult(point.items[0]!, results.get(point.items[0]!.key)!);
+      this.#journal.push([point.fingerprint, entry]);
+      this.#cursor++;
+      return point.items.map((item) => results.get(item.key)!);
+    }
+
+    const nextTries = reasons.size > 0 ? tries + 1 : tries;
+    if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
+      throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
+    }
+    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
+
+    const inputRequests: Record<string, InputRequest> = {};
+    for (const item of point.items) {
+      if (results.has(item.key)) {
+        partial[item.key] = encodeResult(item, results.get(item.key)!);
+        continue;
+      }
+      const reason = reasons.get(item.key);
+      inputRequests[item.key] = toInputRequest(
+        item,
+        reason === undefined ? undefined : reaskMessage(messageOf(item), reason),
+      );
+    }
+    const nextPending: PendingAsk = {
+      fingerprint: point.fingerprint,
+      tries: nextTries,
+      ...(Object.keys(partial).length > 0 && { partial }),
+    };
+    this.#suspension = {
+      inputRequests,
+      state: { rounds: this.#state.rounds + 1, journal: this.#journal, pending: nextPending },
+    };
+    throw SUSPEND;
+  }
+}
+
+function messageOf(item: AskItem): string {
+  return 'message' in item ? item.message : '';
+}

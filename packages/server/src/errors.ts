@@ -1,0 +1,105 @@
+/** A mode of input the client must have declared for a question to be sent. */
+export type InputMode = 'form' | 'url' | 'sampling' | 'roots';
+
+const CAPABILITY_SHAPE: Record<InputMode, Record<string, unknown>> = {
+  form: { elicitation: { form: {} } },
+  url: { elicitation: { url: {} } },
+  sampling: { sampling: {} },
+  roots: { roots: {} },
+};
+
+const STEER: Record<InputMode, string> = {
+  form: 'this client did not declare elicitation (form mode); ask the caller for the value in a tool argument instead, or use a host that supports elicitation',
+  url: 'this client did not declare elicitation.url; ask with a form only if the data is not secret, or tell the person to open the page themselves',
+  sampling: 'this client did not declare sampling; call a model from the server instead',
+  roots: 'this client did not declare roots; take the paths as tool arguments instead',
+};
+
+/**
+ * Thrown by `ctx.elicit` (and friends) when the client cannot show this kind of question. A tool may
+ * catch it and answer in plain text instead; uncaught, the server answers `-32021` with
+ * `data.requiredCapabilities` (HTTP 400) on 2026-07-28, and a tool error on the 2025 eras.
+ *
+ * @example
+ * try {
+ *   date = await ctx.elicit('Pickup date?', ask.date());
+ * } catch (error) {
+ *   if (error instanceof ElicitationUnavailable) return 'I need the pickup date: call again with pickup_date.';
+ *   throw error;
+ * }
+ */
+export class ElicitationUnavailable extends Error {
+  readonly mode: InputMode;
+  readonly requiredCapabilities: Record<string, unknown>;
+
+  constructor(mode: InputMode) {
+    super(`Cannot ask: ${STEER[mode]}.`);
+    this.name = 'ElicitationUnavailable';
+    this.mode = mode;
+    this.requiredCapabilities = CAPABILITY_SHAPE[mode];
+  }
+}
+
+/**
+ * The handler asked something on a replayed round that differs from what it asked at the same point
+ * before. On 2026-07-28 every round re-runs the handler from the top, so everything before a
+ * question must be deterministic.
+ */
+export class ReplayDivergenceError extends Error {
+  constructor(position: number, what: string) {
+    super(
+      `Replay diverged at ask point ${position + 1} (${what}): on 2026-07-28 the handler runs again from the top ` +
+        'on every round and must ask the same questions in the same order. Move anything that varies between ' +
+        'runs (time, randomness, reads of changing data, side effects) into `await ctx.once(name, fn)`, whose ' +
+        'result is remembered across rounds, and derive questions only from arguments, answers and ctx.once results.',
+    );
+    this.name = 'ReplayDivergenceError';
+  }
+}
+
+/** The person gave invalid answers to the same question too many times. */
+export class TooManyInvalidAnswersError extends Error {
+  constructor(tries: number, reason: string) {
+    super(
+      `The answer was still not valid after ${tries} tries (${reason}). Call the tool again to start over.`,
+    );
+    this.name = 'TooManyInvalidAnswersError';
+  }
+}
+
+/** The call asked more rounds of questions than the server allows. */
+export class RoundLimitError extends Error {
+  constructor(limit: number) {
+    super(
+      `This call needed more than ${limit} rounds of questions and was stopped. Ask several questions in one ` +
+        'round with ctx.elicitAll() or ask.form(), or raise `maxRounds` in createServer().',
+    );
+    this.name = 'RoundLimitError';
+  }
+}
+
+/** A question timed out waiting for the person (2025 eras, where the server waits on the session). */
+export class QuestionTimeoutError extends Error {
+  constructor(ms: number) {
+    super(
+      `No answer came within ${Math.round(ms / 1000)} seconds, so the call was stopped. Call the tool again.`,
+    );
+    this.name = 'QuestionTimeoutError';
+  }
+}
+
+/**
+ * An error whose message is meant for the caller. Throw it from a handler to end the call with that
+ * message (a tool error result for tools). Any other error is reported to the caller only as an
+ * internal error with a reference id, and its message goes to the server log, so exceptions from
+ * libraries (which may quote connection strings or file paths) never reach the client.
+ *
+ * @example
+ * if (!order) throw new ToolError(`No order ${args.orderId}; check the number on the receipt.`);
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}

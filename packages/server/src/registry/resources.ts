@@ -1,0 +1,100 @@
+import {
+  type Icon,
+  type Resource,
+  type ResourceTemplateType,
+  UriTemplate,
+} from '@modelcontextprotocol/server';
+import type { ParleyContext, ResourceReturn } from '../types.js';
+
+export interface ResourceConfig {
+  /** A short machine name (defaults to the URI). */
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly icons?: Icon[];
+}
+
+/** What a resource handler receives: the URI read, and the template's variables for a template. */
+export interface ResourceRequest {
+  readonly uri: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export type ResourceHandler = (
+  request: ResourceRequest,
+  ctx: ParleyContext,
+) => ResourceReturn | Promise<ResourceReturn>;
+
+export interface RegisteredResource {
+  /** The URI, or the URI template it was registered with. */
+  readonly uri: string;
+  readonly mimeType: string | undefined;
+  readonly handler: ResourceHandler;
+}
+
+interface TemplateEntry extends RegisteredResource {
+  readonly template: UriTemplate;
+  readonly listing: ResourceTemplateType;
+}
+
+/** Static resources and URI templates (RFC 6570, e.g. `brightgrid://returns/{id}`). */
+export class ResourceRegistry {
+  readonly #static = new Map<string, RegisteredResource & { listing: Resource }>();
+  readonly #templates: TemplateEntry[] = [];
+
+  add(uri: string, config: ResourceConfig, handler: ResourceHandler): void {
+    if (this.#static.has(uri) || this.#templates.some((entry) => entry.uri === uri)) {
+      throw new TypeError(`A resource ${JSON.stringify(uri)} is already registered.`);
+    }
+    const common = {
+      name: config.name ?? uri,
+      ...(config.title !== undefined && { title: config.title }),
+      ...(config.description !== undefined && { description: config.description }),
+      ...(config.mimeType !== undefined && { mimeType: config.mimeType }),
+      ...(config.icons && { icons: config.icons }),
+    };
+    if (UriTemplate.isTemplate(uri)) {
+      this.#templates.push({
+        uri,
+        mimeType: config.mimeType,
+        handler,
+        template: new UriTemplate(uri),
+        listing: { uriTemplate: uri, ...common },
+      });
+    } else {
+      this.#static.set(uri, { uri, mimeType: config.mimeType, handler, listing: { uri, ...common } });
+    }
+  }
+
+  /** Finds what serves `uri`: a static resource first, then the first template that matches. */
+  resolve(uri: string): { resource: RegisteredResource; params: Record<string, string> } | undefined {
+    const exact = this.#static.get(uri);
+    if (exact) return { resource: exact, params: {} };
+    for (const entry of this.#templates) {
+      const match = entry.template.match(uri);
+      if (match) {
+        const params = Object.fromEntries(
+          Object.entries(match).map(([key, value]) => [
+            key,
+            Array.isArray(value) ? value.join(',') : String(value),
+          ]),
+        );
+        return { resource: entry, params };
+      }
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.#static.size + this.#templates.length;
+  }
+
+  list(): Resource[] {
+    return [...this.#static.values()].map((entry) => entry.listing);
+  }
+
+  listTemplates(): ResourceTemplateType[] {
+    return this.#templates.map((entry) => entry.listing);
+  }
+}

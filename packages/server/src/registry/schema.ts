@@ -1,0 +1,42 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+
+/** A schema for tool input, tool output or prompt arguments: zod v4, or any Standard Schema with JSON Schema output. */
+export type ArgsSchema = StandardSchemaWithJSON;
+
+/** The output type of a schema, or an empty record when there is none. */
+export type ArgsOf<S> = S extends StandardSchemaWithJSON<unknown, infer O> ? O : Record<string, never>;
+
+const EMPTY_OBJECT_SCHEMA = Object.freeze({ type: 'object', properties: {} });
+
+/** The JSON Schema advertised for a schema (computed once, at registration). */
+export function toJsonSchema(
+  schema: ArgsSchema | undefined,
+  io: 'input' | 'output',
+): Record<string, unknown> {
+  if (!schema) return EMPTY_OBJECT_SCHEMA;
+  const converter = schema['~standard'].jsonSchema[io];
+  const json = converter({ target: 'draft-2020-12' }) as Record<string, unknown>;
+  if (json.type !== 'object') {
+    throw new TypeError(
+      `A ${io} schema must describe an object (got ${JSON.stringify(json.type)}); wrap it in z.object({...}).`,
+    );
+  }
+  return Object.freeze(json);
+}
+
+/** Validates arguments; the message lists every issue with its path. */
+export async function validateArgs(
+  schema: ArgsSchema | undefined,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  if (!schema) return { ok: true, value: args ?? {} };
+  const result = await schema['~standard'].validate(args ?? {});
+  if (!result.issues) return { ok: true, value: result.value };
+  const issues = result.issues.map((issue) => {
+    const path = (issue.path ?? [])
+      .map((part) => String(typeof part === 'object' ? part.key : part))
+      .join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  return { ok: false, message: issues.join('; ') };
+}

@@ -1,0 +1,40 @@
+const ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks the retry material of a round-capable request before anything else sees it: the SDK
+ * quietly drops an `inputResponses` that is not an object, and Parley answers -32602 instead, so a
+ * broken client learns what it sent wrong. Returns the problem, or `undefined` when it is fine.
+ */
+export function inboundProblem(message: unknown): string | undefined {
+  if (!isRecord(message) || typeof message.method !== 'string' || !ROUND_METHODS.has(message.method))
+    return undefined;
+  const params = message.params;
+  if (!isRecord(params)) return undefined;
+  if ('inputResponses' in params) {
+    const responses = params.inputResponses;
+    if (!isRecord(responses)) {
+      return 'Invalid inputResponses: it must be an object mapping each inputRequests key to its result';
+    }
+    for (const [key, value] of Object.entries(responses)) {
+      if (!isRecord(value)) {
+        return `Invalid inputResponses: the value for '${key}' must be a result object (e.g. { "action": "accept", "content": { ... } })`;
+      }
+    }
+  }
+  if ('requestState' in params && typeof params.requestState !== 'string') {
+    return 'Invalid requestState: it must be the exact string the server sent, or absent';
+  }
+  return undefined;
+}
+
+/** The JSON-RPC error response for a guarded request. */
+export function invalidParamsResponse(id: unknown, message: string) {
+  return {
+    jsonrpc: '2.0' as const,
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+    error: { code: -32602, message },
+  };
+}

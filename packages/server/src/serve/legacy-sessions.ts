@@ -1,0 +1,109 @@
+import {
+  type AuthInfo,
+  isInitializeRequest,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { jsonRpcError } from './responses.js';
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  readonly principal: string | undefined;
+  lastSeen: number;
+}
+
+export interface LegacySessionOptions {
+  /** Builds the SDK server for a new 2025-era session. */
+  readonly build: () => Server;
+  readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
+  readonly maxSessions: number;
+  readonly idleMs: number;
+  readonly maxBodyBytes: number;
+  readonly now?: () => number;
+}
+
+/**
+ * Serves 2025-era clients over Streamable HTTP with real sessions (`Mcp-Session-Id`), so the server
+ * can send them `elicitation/create` mid-call; the SDK's default stateless legacy serving cannot.
+ * A session is bound to the user who opened it.
+ */
+export class LegacySessions {
+  readonly #sessions = new Map<string, Session>();
+  readonly #options: LegacySessionOptions;
+  readonly #now: () => number;
+
+  constructor(options: LegacySessionOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+    this.#sweep();
+    const principal = this.#options.principalOf(authInfo);
+    const sessionId = request.headers.get('mcp-session-id');
+    const handleOptions = { ...(parsedBody !== undefined && { parsedBody }), ...(authInfo && { authInfo }) };
+    if (sessionId) {
+      const session = this.#sessions.get(sessionId);
+      if (!session || session.principal !== principal) {
+        return jsonRpcError(
+          404,
+          -32001,
+          'Session not found: it ended or expired; start a new session with initialize.',
+        );
+      }
+      session.lastSeen = this.#now();
+      return session.transport.handleRequest(request, handleOptions);
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
+      return jsonRpcError(
+        400,
+        -32000,
+        'Bad Request: Mcp-Session-Id header is required; send initialize first.',
+      );
+    }
+    if (this.#sessions.size >= this.#options.maxSessions) {
+      return jsonRpcError(503, -32000, 'Too many open sessions; try again later.');
+    }
+    const server = this.#options.build();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      maxRequestBodySize: this.#options.maxBodyBytes,
+      onsessioninitialized: (id) => {
+        this.#sessions.set(id, { transport, server, principal, lastSeen: this.#now() });
+      },
+      onsessionclosed: (id) => {
+        this.#drop(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.#sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, handleOptions);
+  }
+
+  /** Ends every session (their pending questions are rejected). */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.allSettled(sessions.map((session) => session.server.close()));
+  }
+
+  #drop(id: string): void {
+    const session = this.#sessions.get(id);
+    this.#sessions.delete(id);
+    if (session) void session.server.close().catch(() => {});
+  }
+
+  #sweep(): void {
+    const cutoff = this.#now() - this.#options.idleMs;
+    for (const [id, session] of this.#sessions) {
+      if (session.lastSeen < cutoff) this.#drop(id);
+    }
+  }
+}

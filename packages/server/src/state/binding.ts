@@ -1,0 +1,31 @@
+import { canonicalJson } from './canonical-json.js';
+
+/** What a sealed state belongs to: one logical call, by one user, on one server. */
+export interface StateBinding {
+  readonly server: string;
+  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** The tool or prompt name, or the resource URI. */
+  readonly target: string;
+  readonly args: unknown;
+  /** The verified principal, when the request was authenticated. */
+  readonly principal: string | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The associated data a state is sealed with. It is not stored in the token: a state presented
+ * with another server, method, target, arguments or user simply fails to authenticate.
+ */
+export function bindingBytes(binding: StateBinding): Uint8Array {
+  const parts = [
+    'parley.state.v1',
+    binding.server,
+    binding.method,
+    binding.target,
+    canonicalJson(binding.args ?? {}),
+    binding.principal ?? '',
+  ];
+  // JSON-encoding the list keeps the parts unambiguous whatever characters they contain.
+  return encoder.encode(JSON.stringify(parts));
+}

@@ -1,0 +1,137 @@
+import type {
+  AuthInfo,
+  CallToolResult,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  GetPromptResult,
+  ReadResourceResult,
+  Root,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+import type { Answer, QuestionInput } from '@parley/core/form';
+import type { InputMode } from './errors.js';
+import type { Json } from './state/round-state.js';
+
+export type { Json };
+
+/** The person's answer to a form question: accepted with a typed value, declined, or cancelled. */
+export type ElicitOutcome<T> =
+  | { readonly action: 'accept'; readonly value: T }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** The person's answer to a URL question. `accept` means only "I agreed to open it". */
+export type UrlOutcome =
+  | { readonly action: 'accept' }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** The verified user behind a request (from the request's auth info; never from what the client claims). */
+export interface Principal {
+  readonly id: string;
+  readonly authInfo?: AuthInfo;
+}
+
+/** One entry of a `ctx.elicitAll` batch, built with `input.*`, or a `[message, question]` pair for a form. */
+export type BatchItem =
+  | readonly [message: string, question: QuestionInput]
+  | FormInput<QuestionInput>
+  | UrlInput
+  | SamplingInput
+  | RootsInput;
+
+export interface FormInput<Q extends QuestionInput> {
+  readonly kind: 'form';
+  readonly message: string;
+  readonly question: Q;
+}
+export interface UrlInput {
+  readonly kind: 'url';
+  readonly message: string;
+  readonly url: string;
+}
+export interface SamplingInput {
+  readonly kind: 'sampling';
+  readonly params: CreateMessageRequestParams;
+}
+export interface RootsInput {
+  readonly kind: 'roots';
+}
+
+/** What each batch entry resolves to. */
+export type BatchResult<I> = I extends readonly [string, infer Q extends QuestionInput]
+  ? ElicitOutcome<Answer<Q>>
+  : I extends FormInput<infer Q>
+    ? ElicitOutcome<Answer<Q>>
+    : I extends UrlInput
+      ? UrlOutcome
+      : I extends SamplingInput
+        ? CreateMessageResult
+        : I extends RootsInput
+          ? Root[]
+          : never;
+
+export interface ElicitOptions {
+  /**
+   * The key this question travels under (the `inputRequests` key on 2026-07-28; also sent in
+   * `_meta` on the 2025 eras). Defaults to `q<n>`, where n counts the handler's ask points.
+   */
+  readonly key?: string;
+}
+
+/** What a handler gets: the request's facts and the ways to ask the person. */
+export interface ParleyContext {
+  /** `modern` is 2026-07-28 (stateless rounds); `handshake` the 2025 revisions (questions over the session). */
+  readonly era: 'modern' | 'handshake';
+  readonly protocolVersion: string;
+  /** The verified user, when the request was authenticated. */
+  readonly user: Principal | undefined;
+  /** What the client says about itself. Self-reported: never use it for decisions. */
+  readonly client: { readonly name?: string; readonly version?: string };
+  /** Aborted when the client cancels the call. */
+  readonly signal: AbortSignal;
+  /** Whether the client declared this kind of input on this request. */
+  can(mode: InputMode): boolean;
+  /**
+   * Asks the person one question and waits for the answer.
+   *
+   * @example
+   * const boxes = await ctx.elicit('How many boxes?', ask.integer({ min: 1, max: 3 }));
+   * if (boxes.action !== 'accept') return 'No return booked.';
+   * boxes.value; // number
+   */
+  elicit<Q extends QuestionInput>(
+    message: string,
+    question: Q,
+    options?: ElicitOptions,
+  ): Promise<ElicitOutcome<Answer<Q>>>;
+  /**
+   * Asks several questions in one round (one `inputRequests` map on 2026-07-28; sent concurrently on
+   * the 2025 eras) and waits for all answers.
+   *
+   * @example
+   * const { name, region } = await ctx.elicitAll({
+   *   name: ['Database name?', ask.text()],
+   *   region: ['Which region?', ask.choice(['eu', 'us'])],
+   * });
+   */
+  elicitAll<B extends Record<string, BatchItem>>(batch: B): Promise<{ [K in keyof B]: BatchResult<B[K]> }>;
+  /** Sends the person to a URL (URL mode) and waits for their consent. */
+  elicitUrl(message: string, url: string | URL, options?: ElicitOptions): Promise<UrlOutcome>;
+  /**
+   * Runs a side effect or a non-deterministic read once per logical call. Its JSON result is
+   * remembered across rounds, so replay never repeats it.
+   */
+  once<T extends Json>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  /** Asks the client's model (sampling; deprecated in 2026-07-28 but still in the protocol). */
+  sample(params: CreateMessageRequestParams, options?: ElicitOptions): Promise<CreateMessageResult>;
+  /** Asks the client for its roots (deprecated in 2026-07-28 but still in the protocol). */
+  roots(options?: ElicitOptions): Promise<Root[]>;
+  /** The official SDK's request context, for what Parley does not wrap (progress, logging). */
+  readonly sdk: ServerContext;
+}
+
+/** What a tool handler may return: a full result, or a string (one text block). */
+export type ToolReturn = CallToolResult | string;
+export type PromptReturn = GetPromptResult | string;
+export type ResourceReturn = ReadResourceResult | string;
