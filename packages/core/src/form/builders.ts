@@ -38,9 +38,11 @@ export interface ManyOptions<V extends string> extends FieldOptions<readonly V[]
 /** Whether options make a field optional, as a type. */
 export type IsOptional<O> = O extends { optional: true }
   ? true
-  : O extends { optional?: false }
+  : O extends { optional: false }
     ? false
-    : boolean;
+    : 'optional' extends keyof O
+      ? boolean
+      : false;
 
 type FieldAnswerOf<X> = X extends Field<infer T, boolean> ? T : never;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};

@@ -131,21 +131,38 @@ function takePatterns(node: Record<string, unknown>): string[] {
   return patterns;
 }
 
+/** How a developer wrote a zod string format, for messages: `z.uuid()`, `z.iso.time()`. */
+function formatConstruct(format: string): string {
+  return ['time', 'duration'].includes(format) ? `z.iso.${format}()` : `z.${format}()`;
+}
+
+function formatProblem(path: string, format: string): SchemaProblem {
+  return problem(
+    pointer(path, 'format'),
+    `${formatConstruct(format)} (format "${format}") cannot be sent; forms have only email, uri, date and ` +
+      'date-time, so use z.string() and check the value on the server after the answer',
+  );
+}
+
 function normalizeString(node: Record<string, unknown>, zodField: unknown, path: string): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
+  const reportedFormats = new Set<string>();
   const checks = formatChecks(zodField);
   for (const pattern of takePatterns(node)) {
     const check = checks.find((item) => item.pattern === pattern);
     if (check && Object.hasOwn(WIRE_FORMATS, check.format)) {
       // zod's own regex for a format the form has: the format says it on the wire.
       node.format ??= WIRE_FORMATS[check.format];
+    } else if (check && !Object.hasOwn(PATTERN_CHECKS, check.format)) {
+      // zod's own regex for a format the form lacks (uuid, time, ...): the format is the problem.
+      if (!reportedFormats.has(check.format)) problems.push(formatProblem(path, check.format));
+      reportedFormats.add(check.format);
     } else {
-      const method =
-        check && Object.hasOwn(PATTERN_CHECKS, check.format) ? PATTERN_CHECKS[check.format] : undefined;
+      const method = check ? PATTERN_CHECKS[check.format] : 'a pattern';
       problems.push(
         problem(
           pointer(path, 'pattern'),
-          `${method ?? 'a pattern'} cannot be sent (clients do not enforce patterns); ` +
+          `${method} cannot be sent (clients do not enforce patterns); ` +
             'drop it from the question and validate on the server after the answer',
         ),
       );
@@ -154,14 +171,8 @@ function normalizeString(node: Record<string, unknown>, zodField: unknown, path:
   const format = own(node, 'format');
   if (typeof format === 'string' && !SUBSET_FORMATS.has(format)) {
     delete node.format;
-    if (!Object.hasOwn(PATTERN_CHECKS, format)) {
-      problems.push(
-        problem(
-          pointer(path, 'format'),
-          `z.${format}() (format "${format}") cannot be sent; forms have only email, uri, date and date-time, ` +
-            'so use z.string() and check the value on the server after the answer',
-        ),
-      );
+    if (!Object.hasOwn(PATTERN_CHECKS, format) && !reportedFormats.has(format)) {
+      problems.push(formatProblem(path, format));
     }
   }
   return problems;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { applyDefaults } from './defaults.js';
+import { parseContent } from './parse-content.js';
+import type { RequestedSchema } from './types.js';
+
+// The schema of the conformance scenario elicitation-sep1034-client-defaults (digest §6.4).
+const sep1034: RequestedSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', default: 'John Doe' },
+    age: { type: 'integer', default: 30 },
+    score: { type: 'number', default: 95.5 },
+    status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    verified: { type: 'boolean', default: true },
+    tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: ['a'] },
+    note: { type: 'string' },
+  },
+  required: [],
+};
+
+describe('applyDefaults', () => {
+  it('fills every empty field that has a default, and the result parses', () => {
+    const filled = applyDefaults(sep1034, undefined);
+    expect(filled).toEqual({
+      name: 'John Doe',
+      age: 30,
+      score: 95.5,
+      status: 'active',
+      verified: true,
+      tags: ['a'],
+    });
+    expect(parseContent(sep1034, filled).ok).toBe(true);
+  });
+
+  it('keeps what was answered, including false and empty values', () => {
+    expect(applyDefaults(sep1034, { verified: false, name: '', tags: [] })).toMatchObject({
+      verified: false,
+      name: '',
+      tags: [],
+      age: 30,
+    });
+  });
+
+  it('returns fresh data: neither the content nor the schema is shared', () => {
+    const content = { note: 'x' };
+    const filled = applyDefaults(sep1034, content);
+    expect(content).toEqual({ note: 'x' });
+    (filled.tags as string[]).push('b');
+    expect(sep1034.properties.tags!.default).toEqual(['a']);
+  });
+
+  it('never throws on odd input', () => {
+    expect(applyDefaults(null as unknown as RequestedSchema, { a: 1 })).toEqual({ a: 1 });
+    expect(applyDefaults(sep1034, 'x' as unknown as Record<string, unknown>)).toMatchObject({ age: 30 });
+  });
+});
