@@ -1,0 +1,72 @@
+import { applyDefaults, checkRequestedSchema, parseContent, type RequestedSchema } from '@parley/core/form';
+import type { Connection } from './connection.js';
+import { describeCall, ParleyError } from './errors.js';
+import { callHost } from './host-call.js';
+import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
+import type { ElicitResult, FormRequest } from './types.js';
+
+/**
+ * Asks a form question: refuses schemas outside the subset without showing them, waits for the
+ * person's turn, and checks what the host answers — declared defaults filled in for fields left
+ * empty, then `parseContent` — so invalid content never reaches the server.
+ */
+export async function askForm(
+  connection: Connection,
+  slot: QuestionSlot,
+  message: string,
+  schema: unknown,
+): Promise<QuestionOutcome> {
+  if (!connection.ui.modes.form) {
+    return { kind: 'unshowable', reason: 'this host does not show forms (it declared no form mode)' };
+  }
+  const problems = checkRequestedSchema(schema);
+  if (problems.length > 0) {
+    const list = problems.map((problem) => `${problem.path || '/'}: ${problem.message}`).join('; ');
+    return { kind: 'unshowable', reason: `the form is outside the MCP requestedSchema subset: ${list}` };
+  }
+  const request: FormRequest = { message, requestedSchema: schema as RequestedSchema };
+  const result = await connection.queue.ask(slot.group, slot.call.signal, async (position) => {
+    const outcome = await callHost(slot.call.signal, connection.settings.questionTimeoutMs, (signal) =>
+      connection.ui.form(request, askContext(connection, slot, position, signal)),
+    );
+    const answer: ElicitResult = outcome.kind === 'timeout' ? { action: 'cancel' } : outcome.value;
+    return { value: checkedAnswer(connection, slot, request, answer) };
+  });
+  return { kind: 'answer', result };
+}
+
+function checkedAnswer(
+  connection: Connection,
+  slot: QuestionSlot,
+  request: FormRequest,
+  answer: unknown,
+): ElicitResult {
+  const question = describeQuestion(slot.key, request.message);
+  const where = `from ${connection.server.name} during ${describeCall(slot.call.info)}`;
+  const action =
+    typeof answer === 'object' && answer !== null ? (answer as { action?: unknown }).action : undefined;
+  if (action === 'decline' || action === 'cancel') return { action };
+  if (action !== 'accept') {
+    throw new ParleyError(
+      'invalid-answer',
+      `The host answered the question ${question} ${where} with ${JSON.stringify(answer)}; answer { action: 'accept', content }, { action: 'decline' } or { action: 'cancel' }`,
+      { server: connection.server.name, call: slot.call.info },
+    );
+  }
+  const content = applyDefaults(
+    request.requestedSchema,
+    (answer as { content?: Record<string, unknown> }).content,
+  );
+  const parsed = parseContent(request.requestedSchema, content);
+  if (!parsed.ok) {
+    const reasons = parsed.errors.map((error) =>
+      error.field ? `${error.field}: ${error.message}` : error.message,
+    );
+    throw new ParleyError(
+      'invalid-answer',
+      `The answer to ${question} ${where} does not fit the form (${reasons.join('; ')}); check it with parseContent before answering`,
+      { server: connection.server.name, call: slot.call.info },
+    );
+  }
+  return { action: 'accept', content: parsed.value };
+}

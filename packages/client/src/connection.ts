@@ -1,0 +1,75 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { CallRegistry } from './call-state.js';
+import type { CallEvent } from './events.js';
+import type { Settings } from './options.js';
+import { QuestionQueue } from './question-queue.js';
+import type { ElicitationUI, Era, ServerIdentity } from './types.js';
+import { UrlFlows } from './url-flows.js';
+import { WireTimer } from './wire-timer.js';
+
+/**
+ * What the parts of one connection share: the SDK client, who the server is, the host, the one
+ * question queue, the calls in flight and the request timers (paused while the person answers).
+ */
+export class Connection {
+  readonly queue = new QuestionQueue();
+  readonly calls = new CallRegistry();
+  readonly urlFlows = new UrlFlows();
+  private readonly timers = new Set<WireTimer>();
+  private identity: { server: ServerIdentity; era: Era; protocolVersion: string } | undefined;
+
+  constructor(
+    readonly sdk: Client,
+    readonly ui: ElicitationUI,
+    readonly settings: Settings,
+    readonly emit: (event: CallEvent) => void,
+  ) {
+    this.queue.onBusyChange((busy) => {
+      for (const timer of this.timers) {
+        if (busy) timer.pause();
+        else timer.resume();
+      }
+    });
+  }
+
+  /** Records what the handshake or probe found out; called once, right after connecting. */
+  ready(server: ServerIdentity, era: Era, protocolVersion: string): void {
+    this.identity = { server, era, protocolVersion };
+  }
+
+  get server(): ServerIdentity {
+    return this.known().server;
+  }
+
+  get era(): Era {
+    return this.known().era;
+  }
+
+  get protocolVersion(): string {
+    return this.known().protocolVersion;
+  }
+
+  /** A request timer that runs only while no question is waiting for the person. */
+  startTimer(onExpire: () => void): { stop(): void } {
+    const timer = new WireTimer(
+      this.settings.requestTimeoutMs,
+      () => {
+        this.timers.delete(timer);
+        onExpire();
+      },
+      this.queue.busy,
+    );
+    this.timers.add(timer);
+    return {
+      stop: () => {
+        timer.stop();
+        this.timers.delete(timer);
+      },
+    };
+  }
+
+  private known(): { server: ServerIdentity; era: Era; protocolVersion: string } {
+    if (this.identity === undefined) throw new Error('The connection is not established yet');
+    return this.identity;
+  }
+}

@@ -1,0 +1,148 @@
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { askElicitation, runHostCapability } from './ask-input-request.js';
+import type { CallState } from './call-state.js';
+import type { Connection } from './connection.js';
+import type { AnswerSummary } from './events.js';
+import type { QuestionSlot } from './question.js';
+
+/** Parley servers name each question on the handshake era with this `params._meta` key. */
+export const PARLEY_KEY_META = 'dev.parley/key';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Registers what a handshake-era server may send this client: `elicitation/create` (only when the
+ * host shows forms or URLs), sampling and roots (only when the host implements them), and
+ * `notifications/elicitation/complete`. Registered before connecting; on a modern connection the
+ * SDK never dispatches server requests, so they stay unused.
+ */
+export function registerHandshakeHandlers(connection: Connection): void {
+  const { sdk, ui } = connection;
+  if (ui.modes.form || ui.modes.url) {
+    sdk.setRequestHandler('elicitation/create', async (request) => {
+      const call = callFor(connection, 'elicitation/create');
+      const params: unknown = request.params;
+      const slot = slotFor(call, params);
+      const mode = isRecord(params) ? (params.mode ?? 'form') : 'unknown';
+      connection.emit({
+        type: 'elicitation',
+        callId: call.id,
+        round: slot.round,
+        ...(slot.key !== undefined && { key: slot.key }),
+        mode: mode === 'form' || mode === 'url' ? mode : 'unknown',
+        at: Date.now(),
+      });
+      const outcome = await askElicitation(connection, slot, params, 'answer-first').catch(
+        (error: unknown) => {
+          call.stop(error instanceof Error ? error : new Error(String(error)));
+          throw error;
+        },
+      );
+      if (outcome.kind === 'unshowable') {
+        connection.emit({
+          type: 'skipped',
+          callId: call.id,
+          round: slot.round,
+          ...keyOf(slot),
+          reason: outcome.reason,
+          answered: 'error',
+          at: Date.now(),
+        });
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Parley cannot show this question: ${outcome.reason}`,
+        );
+      }
+      if (outcome.refused !== undefined) {
+        connection.emit({
+          type: 'skipped',
+          callId: call.id,
+          round: slot.round,
+          ...keyOf(slot),
+          reason: outcome.refused,
+          answered: 'decline',
+          at: Date.now(),
+        });
+      }
+      answered(connection, call, slot, {
+        ...keyOf(slot),
+        method: 'elicitation/create',
+        action: outcome.result.action,
+      });
+      return outcome.result as never;
+    });
+  }
+  if (ui.sampling) {
+    sdk.setRequestHandler('sampling/createMessage', async (request) => {
+      const call = callFor(connection, 'sampling/createMessage');
+      const slot = slotFor(call, request.params);
+      const result = await runHostCapability(connection, slot, 'sampling/createMessage', request.params);
+      answered(connection, call, slot, {
+        ...keyOf(slot),
+        method: 'sampling/createMessage',
+        action: 'accept',
+      });
+      return result as never;
+    });
+  }
+  if (ui.roots) {
+    sdk.setRequestHandler('roots/list', async (request) => {
+      const call = callFor(connection, 'roots/list');
+      const slot = slotFor(call, request.params);
+      const result = await runHostCapability(connection, slot, 'roots/list', request.params);
+      answered(connection, call, slot, { ...keyOf(slot), method: 'roots/list', action: 'accept' });
+      return result as never;
+    });
+  }
+  sdk.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+    const id: unknown = notification.params?.elicitationId;
+    if (typeof id !== 'string' || !connection.urlFlows.complete(id)) return;
+    const call = connection.calls.current();
+    connection.emit({
+      type: 'url-complete',
+      callId: call?.id ?? 0,
+      round: call?.questions ?? 0,
+      elicitationId: id,
+      at: Date.now(),
+    });
+  });
+}
+
+function callFor(connection: Connection, method: string): CallState {
+  const call = connection.calls.current();
+  if (call === undefined) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Parley answers ${method} only while one of its calls is running (SEP-2260: server requests belong to a client request)`,
+    );
+  }
+  return call;
+}
+
+function slotFor(call: CallState, params: unknown): QuestionSlot {
+  call.questions += 1;
+  const meta = isRecord(params) && isRecord(params._meta) ? params._meta : undefined;
+  const key = meta?.[PARLEY_KEY_META];
+  return {
+    call,
+    round: call.questions,
+    ...(typeof key === 'string' && { key }),
+    group: `${call.id}:handshake`,
+  };
+}
+
+function keyOf(slot: QuestionSlot): { key?: string } {
+  return slot.key === undefined ? {} : { key: slot.key };
+}
+
+function answered(connection: Connection, call: CallState, slot: QuestionSlot, summary: AnswerSummary): void {
+  call.lastAnswers = [summary];
+  connection.emit({
+    type: 'answers',
+    callId: call.id,
+    round: slot.round,
+    answers: [summary],
+    at: Date.now(),
+  });
+}

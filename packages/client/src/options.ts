@@ -1,0 +1,61 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
+import type { CallEvent } from './events.js';
+import type { ElicitationUI } from './types.js';
+
+/** Options for {@link connect}. Only `ui` is required. */
+export interface ConnectOptions {
+  /** Puts each question in front of a person: `terminalUI()`, `scripted(...)`, or your own host. */
+  ui: ElicitationUI;
+  /** How the client names itself to servers. Default: `{ name: 'parley', version: <package version> }`. */
+  clientInfo?: { name: string; version: string };
+  /** `auto` (default): modern first, handshake when the server does not speak 2026-07-28. */
+  era?: 'auto' | 'modern' | 'handshake';
+  /** Rounds one call may take before it fails with `round-limit`. Default 20. */
+  maxRounds?: number;
+  /** How long one question may stay unanswered before it is answered `cancel`. Default 10 minutes. */
+  questionTimeoutMs?: number;
+  /**
+   * How long a server may take to answer one request, not counting time the person spends on its
+   * questions. Default 60 seconds.
+   */
+  requestTimeoutMs?: number;
+  /** Every step of every call, for logs and timelines. A throwing listener is ignored. */
+  onEvent?: (event: CallEvent) => void;
+  /** stdio: extra environment for the server process, on top of the SDK's safe default set. */
+  env?: Record<string, string>;
+  /** stdio: working directory of the server process. */
+  cwd?: string;
+  /** stdio: the server's stderr: `inherit` (default), `ignore`, or a function that gets each line. */
+  stderr?: 'inherit' | 'ignore' | ((line: string) => void);
+  /** HTTP: headers sent with every request (e.g. `Authorization`). */
+  headers?: Record<string, string>;
+  /** HTTP: the fetch implementation to use. */
+  fetch?: FetchLike;
+}
+
+/** The options with every default filled in. */
+export interface Settings {
+  readonly maxRounds: number;
+  readonly questionTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+}
+
+export const DEFAULT_MAX_ROUNDS = 20;
+export const DEFAULT_QUESTION_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a positive number; got ${String(value)}`);
+  }
+  return value;
+}
+
+export function resolveSettings(options: ConnectOptions): Settings {
+  return {
+    maxRounds: Math.floor(positive(options.maxRounds, DEFAULT_MAX_ROUNDS, 'maxRounds')),
+    questionTimeoutMs: positive(options.questionTimeoutMs, DEFAULT_QUESTION_TIMEOUT_MS, 'questionTimeoutMs'),
+    requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
+  };
+}

@@ -1,0 +1,176 @@
+import type { UrlInspection } from '@parley/core/url';
+import { describeCall, ParleyError } from './errors.js';
+import { describeQuestion } from './question.js';
+import type {
+  AskContext,
+  CallInfo,
+  ElicitationUI,
+  ElicitResult,
+  FormRequest,
+  ServerIdentity,
+  UrlConsent,
+  UrlRequest,
+} from './types.js';
+
+/**
+ * One scripted answer:
+ * - `{ action: 'accept', content }`, `{ action: 'decline' }`, `{ action: 'cancel' }`; for a URL
+ *   question `accept` may add `wait: 'cancel'` to cancel while the server checks (default
+ *   `'finished'`);
+ * - a plain object: accept with that content (an object whose only keys are `action`, `content`
+ *   and `wait`, with a valid action, is read as the form above);
+ * - a function `(request, context) => answer`, for answers that depend on the question.
+ */
+export type ScriptedAnswer =
+  | ElicitResult
+  | (UrlConsent & { readonly wait?: 'finished' | 'cancel' })
+  | Readonly<Record<string, unknown>>
+  | ((request: FormRequest | UrlRequest, context: AskContext) => ScriptedAnswer | Promise<ScriptedAnswer>);
+
+/**
+ * Answers in order (an array), or keyed by question: the `inputRequests` key (or Parley's handshake
+ * `_meta` key), falling back to the message text. A keyed value is one answer (used every time the
+ * question comes) or an array (used in order).
+ */
+export type ScriptedAnswers =
+  | readonly ScriptedAnswer[]
+  | Readonly<Record<string, ScriptedAnswer | readonly ScriptedAnswer[]>>;
+
+/** One question a scripted UI was asked, and what it answered. */
+export interface AskRecord {
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly key?: string;
+  readonly server: ServerIdentity;
+  readonly call: CallInfo;
+  readonly round: number;
+  readonly position: { readonly index: number; readonly of: number };
+  readonly era: 'modern' | 'handshake';
+  readonly requestedSchema?: FormRequest['requestedSchema'];
+  readonly url?: string;
+  readonly inspection?: UrlInspection;
+  /** `refused`: the URL was not allowed, so the client declined without asking. */
+  readonly answer: ElicitResult | UrlConsent | 'refused';
+}
+
+export interface ScriptedOptions {
+  /** What the scripted host claims to show. Default: forms and URLs. */
+  modes?: { form: boolean; url: boolean };
+}
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+const RESULT_KEYS = new Set(['action', 'content', 'wait']);
+
+/**
+ * An `ElicitationUI` that answers from a list, for tests, scripts and CI. A question without an
+ * answer fails the call with a clear `unanswered` error naming it; it never waits. `asked` records
+ * every question in order.
+ *
+ * @example
+ * const ui = scripted({ party: { guests: 2 }, confirm: { action: 'decline' } });
+ * const client = await connect('node server.js', { ui });
+ * await client.callTool('book_table');
+ * console.log(ui.asked.map((question) => question.message));
+ */
+export function scripted(
+  answers: ScriptedAnswers,
+  options: ScriptedOptions = {},
+): ElicitationUI & { readonly asked: readonly AskRecord[] } {
+  const asked: AskRecord[] = [];
+  const ordered = Array.isArray(answers) ? [...answers] : undefined;
+  const keyed = Array.isArray(answers) ? undefined : (answers as Record<string, unknown>);
+  const used = new Map<string, number>();
+  const waits = new WeakMap<UrlRequest, 'finished' | 'cancel'>();
+
+  const next = async (
+    request: FormRequest | UrlRequest,
+    context: AskContext,
+  ): Promise<Record<string, unknown>> => {
+    let answer: unknown = ordered ? ordered.shift() : pick(keyed!, used, context.key, request.message);
+    while (typeof answer === 'function') answer = await answer(request, context);
+    if (answer === undefined) throw unanswered(request, context);
+    return normalize(answer);
+  };
+
+  const record = (request: FormRequest | UrlRequest, context: AskContext, extra: Partial<AskRecord>) => {
+    asked.push({
+      mode: 'url' in request ? 'url' : 'form',
+      message: request.message,
+      ...(context.key !== undefined && { key: context.key }),
+      server: context.server,
+      call: context.call,
+      round: context.round,
+      position: context.position,
+      era: context.era,
+      ...extra,
+    } as AskRecord);
+  };
+
+  return {
+    modes: options.modes ?? { form: true, url: true },
+    asked,
+    async form(request, context) {
+      const answer = (await next(request, context)) as ElicitResult;
+      record(request, context, { requestedSchema: request.requestedSchema, answer });
+      return answer;
+    },
+    async url(request, inspection, context) {
+      if (!inspection.allowed) {
+        record(request, context, { url: request.url, inspection, answer: 'refused' });
+        return { action: 'decline' };
+      }
+      const answer = await next(request, context);
+      const consent = { action: answer.action } as UrlConsent;
+      if (answer.wait === 'cancel' || answer.wait === 'finished') waits.set(request, answer.wait);
+      record(request, context, { url: request.url, inspection, answer: consent });
+      return consent;
+    },
+    async waitForUrl(request) {
+      return waits.get(request) ?? 'finished';
+    },
+  };
+}
+
+function pick(
+  keyed: Record<string, unknown>,
+  used: Map<string, number>,
+  key: string | undefined,
+  message: string,
+): unknown {
+  const name =
+    key !== undefined && Object.hasOwn(keyed, key)
+      ? key
+      : Object.hasOwn(keyed, message)
+        ? message
+        : undefined;
+  if (name === undefined) return undefined;
+  const value = keyed[name];
+  if (!Array.isArray(value)) return value;
+  const index = used.get(name) ?? 0;
+  used.set(name, index + 1);
+  return value[index];
+}
+
+/** Reads an answer: an action object as it is, any other object as accepted content. */
+function normalize(answer: unknown): Record<string, unknown> {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+    throw new ParleyError(
+      'invalid-answer',
+      `A scripted answer must be an object or a function; got ${JSON.stringify(answer)}`,
+    );
+  }
+  const record = answer as Record<string, unknown>;
+  const isAction =
+    ACTIONS.has(record.action as string) && Object.keys(record).every((key) => RESULT_KEYS.has(key));
+  if (isAction) return record;
+  return { action: 'accept', content: record };
+}
+
+function unanswered(request: FormRequest | UrlRequest, context: AskContext): ParleyError {
+  const label = context.key ?? request.message;
+  return new ParleyError(
+    'unanswered',
+    `No scripted answer for the question ${describeQuestion(context.key, request.message)} from ${context.server.name} during ${describeCall(context.call)} (round ${context.round}); add an answer keyed by ${JSON.stringify(label)}`,
+    { server: context.server.name, call: context.call },
+  );
+}

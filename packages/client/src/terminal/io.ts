@@ -1,0 +1,15 @@
+import type { Readable, Writable } from 'node:stream';
+import { styleText } from 'node:util';
+
+/** Where the terminal UI reads keys and draws. Prompts draw on stderr so results on stdout stay clean. */
+export interface TerminalIO {
+  readonly input: Readable;
+  readonly output: Writable;
+}
+
+type Style = Parameters<typeof styleText>[0];
+
+/** Styles text with ANSI codes when the output is a terminal; plain text otherwise. */
+export function paint(io: TerminalIO, style: Style, text: string): string {
+  return (io.output as Writable & { isTTY?: boolean }).isTTY === true ? styleText(style, text) : text;
+}
