@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
+import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
 import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
@@ -38,6 +39,16 @@ export interface ServerOptions {
   /** Who the verified user is, from a request's auth info. Default: `extra.sub`, else `clientId`. */
   readonly principal?: (authInfo: AuthInfo) => string | undefined;
   readonly log?: Logger;
+  /**
+   * URL flows: pages of this server that a URL question sends the person to, bound to the user who
+   * made the call (see `server.flow()` and `ctx.elicitUrl(message, { flow })`).
+   */
+  readonly flows?: FlowsOptions;
+  /**
+   * The user a stdio connection acts for (stdio has no auth info: the person who launched the
+   * process is the user). Needed for URL flows over stdio.
+   */
+  readonly stdioUser?: string;
   /** Clock, for tests. */
   readonly now?: () => number;
 }
@@ -54,6 +65,8 @@ export class App {
   readonly questionTimeoutMs: number;
   readonly log: Logger;
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
+  readonly stdioUser: string | undefined;
+  readonly flows: FlowKit | undefined;
   readonly #options: ServerOptions;
   #codec: Promise<StateCodec> | undefined;
   #ring: KeyRing | undefined;
@@ -71,6 +84,8 @@ export class App {
     this.maxTries = positive(options.maxTries, 3, 'maxTries');
     this.questionTimeoutMs = positive(options.questionTimeoutMs, 600_000, 'questionTimeoutMs');
     this.log = options.log ?? stderrLogger;
+    this.stdioUser = options.stdioUser;
+    this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
     const custom = options.principal;
     this.principalOf = (authInfo) => {
       if (!authInfo) return undefined;

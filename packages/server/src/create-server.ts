@@ -1,5 +1,6 @@
 import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { App, type ServerOptions } from './app.js';
+import type { FlowPage } from './flows/flow-kit.js';
 import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';
@@ -59,6 +60,31 @@ export class ParleyServer {
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): this {
     this.#app.resources.add(uri, config, handler);
     return this;
+  }
+
+  /**
+   * Registers the page of one kind of URL flow. The page is served under the flow's URL only after
+   * the browser's signed-in user was verified to be the user who made the call.
+   *
+   * @example
+   * server.flow('store-account', async (request, flow, { complete }) => {
+   *   if (request.method === 'POST') { await complete({ account: 'alice@store' }); return done(); }
+   *   return signInForm();
+   * });
+   */
+  flow(kind: string, page: FlowPage): this {
+    if (!this.#app.flows)
+      throw new TypeError('server.flow() needs createServer({ flows: { publicUrl, session, signIn } }).');
+    this.#app.flows.register(kind, page);
+    return this;
+  }
+
+  /**
+   * Serves this server's flow pages (for servers mounted with {@link endpoint} in another HTTP
+   * server; {@link listen} mounts them itself). `undefined` when the request is not for one.
+   */
+  pages(request: Request): Promise<Response | undefined> {
+    return this.#app.flows ? this.#app.flows.handle(request) : Promise.resolve(undefined);
   }
 
   /** Serves one client over this process's stdin/stdout (either era). */

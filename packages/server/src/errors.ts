@@ -103,3 +103,21 @@ export class ToolError extends Error {
     this.name = 'ToolError';
   }
 }
+
+/** The person did not finish a URL flow before its link expired (or it was cancelled elsewhere). */
+export class FlowExpiredError extends Error {
+  constructor(message: string) {
+    super(
+      `The page for "${message}" was not finished before its link expired. Call the tool again to get a new link.`,
+    );
+    this.name = 'FlowExpiredError';
+  }
+}
+
+/** The flow's page ended the flow as failed. */
+export class FlowFailedError extends Error {
+  constructor(reason: string) {
+    super(`The page could not finish: ${reason}`);
+    this.name = 'FlowFailedError';
+  }
+}

@@ -4,6 +4,8 @@ export { input } from './ask/input.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
   ElicitationUnavailable,
+  FlowExpiredError,
+  FlowFailedError,
   type InputMode,
   QuestionTimeoutError,
   ReplayDivergenceError,
@@ -11,6 +13,11 @@ export {
   ToolError,
   TooManyInvalidAnswersError,
 } from './errors.js';
+export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flow-kit.js';
+export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore } from './flows/flow-types.js';
+export { MemoryFlowStore } from './flows/memory-store.js';
+export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
+export { RedisFlowStore, type RedisFlowStoreOptions } from './flows/redis-store.js';
 export { type Logger, stderrLogger } from './log.js';
 export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';

@@ -26,6 +26,12 @@ export type UrlOutcome =
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
 
+/** Which flow page to send the person to, and what that page may need (no secrets). */
+export interface FlowTarget {
+  readonly flow: string;
+  readonly data?: Json;
+}
+
 /** The verified user behind a request (from the request's auth info; never from what the client claims). */
 export interface Principal {
   readonly id: string;
@@ -116,8 +122,22 @@ export interface ParleyContext {
    * });
    */
   elicitAll<B extends Record<string, BatchItem>>(batch: B): Promise<{ [K in keyof B]: BatchResult<B[K]> }>;
-  /** Sends the person to a URL (URL mode) and waits for their consent. */
+  /**
+   * Sends the person to a URL (URL mode) and waits for their consent. `accept` means only "I agreed
+   * to open it": nothing is known about what happened on the page.
+   */
   elicitUrl(message: string, url: string | URL, options?: ElicitOptions): Promise<UrlOutcome>;
+  /**
+   * Sends the person to a flow page of this server (registered with `server.flow(kind, page)`),
+   * bound to the user who made this call, and waits until the page completes the flow. Resolves
+   * with what the page passed to `complete()`; throws `FlowExpiredError` when the link expired and
+   * `FlowFailedError` when the page failed the flow.
+   *
+   * @example
+   * const linked = await ctx.elicitUrl('Connect your store account', { flow: 'store-account' });
+   * if (linked.action === 'accept') return `Connected as ${linked.value.account}`;
+   */
+  elicitUrl(message: string, target: FlowTarget, options?: ElicitOptions): Promise<ElicitOutcome<Json>>;
   /**
    * Runs a side effect or a non-deterministic read once per logical call. Its JSON result is
    * remembered across rounds, so replay never repeats it.

@@ -5,6 +5,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/server';
 import type { PreparedQuestion } from '@parley/core/form';
+import type { FlowKit } from '../flows/flow-kit.js';
 import { canonicalJson } from '../state/canonical-json.js';
 import type { Json } from '../state/round-state.js';
 import { fingerprint } from './fingerprint.js';
@@ -22,10 +23,17 @@ export type AskItem =
       readonly key: string;
       readonly message: string;
       readonly url: string;
-      readonly stableUrl?: string;
+      readonly flow?: FlowRef;
     }
   | { readonly kind: 'sampling'; readonly key: string; readonly params: CreateMessageRequestParams }
   | { readonly kind: 'roots'; readonly key: string };
+
+/** A URL item backed by a flow of this server: its completion is checked on the server. */
+export interface FlowRef {
+  readonly id: string;
+  readonly kit: FlowKit;
+  readonly principal: string;
+}
 
 /** What a handler receives for one item. */
 export type FormOutcome = { action: 'accept'; value: unknown } | { action: 'decline' } | { action: 'cancel' };
@@ -57,7 +65,7 @@ function itemFingerprintText(item: AskItem): string {
       return `form\0${item.key}\0${item.message}\0${text}`;
     }
     case 'url':
-      return `url\0${item.key}\0${item.message}\0${item.stableUrl ?? item.url}`;
+      return `url\0${item.key}\0${item.message}\0${item.url}`;
     case 'sampling':
       return `sampling\0${item.key}\0${canonicalJson(item.params)}`;
     case 'roots':
@@ -104,7 +112,7 @@ export function encodeResult(item: AskItem, result: ItemResult): Json {
     const outcome = result as FormOutcome;
     if (outcome.action === 'decline') return 'd';
     if (outcome.action === 'cancel') return 'c';
-    if (item.kind === 'url') return 'a';
+    if (item.kind === 'url' && !item.flow) return 'a';
     const value = (outcome as { value: unknown }).value;
     return value === undefined ? {} : { a: value as Json };
   }
@@ -115,7 +123,7 @@ export function decodeResult(item: AskItem, encoded: Json): ItemResult {
   if (item.kind === 'form' || item.kind === 'url') {
     if (encoded === 'd') return { action: 'decline' };
     if (encoded === 'c') return { action: 'cancel' };
-    if (item.kind === 'url') return { action: 'accept' };
+    if (item.kind === 'url' && !item.flow) return { action: 'accept' };
     return { action: 'accept', value: (encoded as { a?: unknown }).a };
   }
   return encoded as unknown as ItemResult;

@@ -2,9 +2,10 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { elicitationModes } from '@parley/core/capabilities';
 import { prepareQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, askPoint, type ItemResult } from '../ask/ask-item.js';
-import { ElicitationUnavailable, type InputMode } from '../errors.js';
+import { ElicitationUnavailable, type InputMode, ToolError } from '../errors.js';
+import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
-import type { BatchItem, ElicitOptions, ParleyContext, Principal } from '../types.js';
+import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
@@ -19,6 +20,8 @@ export interface ContextFacts {
   readonly clientCapabilities: unknown;
   readonly clientInfo: { readonly name?: string; readonly version?: string } | undefined;
   readonly sdk: ServerContext;
+  /** URL flows, when the server has them configured. */
+  readonly flows: FlowKit | undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -87,10 +90,36 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       const results = await engine.ask(askPoint(items, true));
       return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
     },
-    async elicitUrl(message, url, options) {
+    async elicitUrl(message: string, target: string | URL | FlowTarget, options?: ElicitOptions) {
       const key = nextKey(options);
       requireMode('url');
-      const [result] = await engine.ask(askPoint([{ kind: 'url', key, message, url: String(url) }], false));
+      if (typeof target === 'string' || target instanceof URL) {
+        const [result] = await engine.ask(
+          askPoint([{ kind: 'url', key, message, url: String(target) }], false),
+        );
+        return result as never;
+      }
+      const kit = facts.flows;
+      if (!kit)
+        throw new TypeError(
+          'URL flows need createServer({ flows: { publicUrl, session, signIn } }) and server.flow(kind, page).',
+        );
+      const principal = facts.user?.id;
+      if (principal === undefined) {
+        throw new ToolError(
+          'This step needs a signed-in user, so it can only be done when the server knows who is calling ' +
+            '(authenticate the HTTP endpoint, or set stdioUser for a local server).',
+        );
+      }
+      // Created once per logical call: replay reads the same flow id from the journal.
+      const id = await engine.once(
+        `flow:${key}:${target.flow}`,
+        async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
+      );
+      const flow = { id, kit, principal };
+      const [result] = await engine.ask(
+        askPoint([{ kind: 'url', key, message, url: kit.urlFor(id), flow }], false),
+      );
       return result as never;
     },
     once(name, fn) {

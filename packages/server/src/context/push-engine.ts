@@ -5,17 +5,22 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { schemaForProtocolVersion } from '@parley/core/form';
-import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
+import type { AskItem, AskPoint, FlowRef, ItemResult, UrlOutcome } from '../ask/ask-item.js';
 import { checkReply, reaskMessage } from '../ask/check-reply.js';
-import { QuestionTimeoutError, TooManyInvalidAnswersError } from '../errors.js';
+import {
+  FlowExpiredError,
+  FlowFailedError,
+  QuestionTimeoutError,
+  TooManyInvalidAnswersError,
+} from '../errors.js';
 import type { Json } from '../state/round-state.js';
 
 export interface PushOptions {
   readonly maxTries: number;
   readonly questionTimeoutMs: number;
   readonly protocolVersion: string;
-  /** Makes the elicitationId for a URL question (2025-11-25 requires one). */
-  readonly elicitationId: (item: AskItem & { kind: 'url' }) => string;
+  /** Sends `notifications/elicitation/complete` for a finished URL flow (2025-11-25 only). */
+  readonly notifyComplete: (elicitationId: string) => Promise<void>;
 }
 
 /** The key Parley puts on 2025-era requests so hosts can match a question to scripted answers. */
@@ -48,12 +53,38 @@ export class PushEngine {
     for (let tries = 0; ; ) {
       const reply = await this.#send(item, message);
       const checked = checkReply(item, reply);
+      if (checked.status === 'ok' && item.kind === 'url' && item.flow)
+        return this.#followFlow(item, item.flow, checked.result as UrlOutcome);
       if (checked.status === 'ok') return checked.result;
       if (checked.status === 'malformed')
         throw new Error(`The client answered with something unusable: ${checked.problem}.`);
       tries++;
       if (tries >= this.#options.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
       message = reaskMessage('message' in item ? item.message : '', checked.reason);
+    }
+  }
+
+  /** After consent, the server waits on the session until the flow's page settles it. */
+  async #followFlow(item: AskItem, flow: FlowRef, outcome: UrlOutcome): Promise<ItemResult> {
+    if (outcome.action !== 'accept') {
+      await flow.kit.cancel(flow.id);
+      return outcome;
+    }
+    const check = await flow.kit.waitFor(
+      flow.id,
+      flow.principal,
+      this.#sdk.mcpReq.signal,
+      this.#options.questionTimeoutMs,
+    );
+    switch (check.status) {
+      case 'done':
+        if (this.#options.protocolVersion === '2025-11-25')
+          await this.#options.notifyComplete(flow.id).catch(() => {});
+        return { action: 'accept', value: check.result };
+      case 'failed':
+        throw new FlowFailedError(check.reason);
+      default:
+        throw new FlowExpiredError('message' in item ? item.message : '');
     }
   }
 
@@ -80,7 +111,7 @@ export class PushEngine {
               mode: 'url',
               message,
               url: item.url,
-              elicitationId: this.#options.elicitationId(item),
+              elicitationId: item.flow?.id ?? crypto.randomUUID(),
               _meta: meta,
             },
             options,

@@ -4,12 +4,20 @@ import {
   type AskPoint,
   decodeResult,
   encodeResult,
+  type FlowRef,
   type ItemResult,
   toInputRequest,
+  type UrlOutcome,
 } from '../ask/ask-item.js';
 import { checkReply, reaskMessage } from '../ask/check-reply.js';
 import { fingerprint } from '../ask/fingerprint.js';
-import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
+import {
+  FlowExpiredError,
+  FlowFailedError,
+  ReplayDivergenceError,
+  RoundLimitError,
+  TooManyInvalidAnswersError,
+} from '../errors.js';
 import type { JournalEntry, Json, PendingAsk, RoundState } from '../state/round-state.js';
 
 /** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
@@ -75,7 +83,7 @@ export class ReplayEngine {
       const record = replayed as Record<string, Json>;
       return point.items.map((item) => decodeResult(item, record[item.key] ?? null));
     }
-    return this.#frontier(point);
+    return await this.#frontier(point);
   }
 
   /** Runs `fn` once per logical call; its result is journaled and replayed on later rounds. */
@@ -104,7 +112,7 @@ export class ReplayEngine {
     return result;
   }
 
-  #frontier(point: AskPoint): ItemResult[] {
+  async #frontier(point: AskPoint): Promise<ItemResult[]> {
     const pending = this.#state.pending;
     const answering = !this.#frontierDone;
     this.#frontierDone = true;
@@ -127,7 +135,10 @@ export class ReplayEngine {
       const checked = checkReply(item, reply);
       if (checked.status === 'malformed') throw new MalformedResponseError(checked.problem);
       if (checked.status === 'invalid') reasons.set(item.key, checked.reason);
-      else results.set(item.key, checked.result);
+      else if (item.kind === 'url' && item.flow) {
+        const settled = await settleFlow(item, item.flow, checked.result as UrlOutcome);
+        if (settled) results.set(item.key, settled);
+      } else results.set(item.key, checked.result);
     }
 
     if (results.size === point.items.length) {
@@ -169,6 +180,33 @@ export class ReplayEngine {
       state: { rounds: this.#state.rounds + 1, journal: this.#journal, pending: nextPending },
     };
     throw SUSPEND;
+  }
+}
+
+/**
+ * A URL flow's answer counts only once the flow settled on the server: `accept` means only that the
+ * person agreed to open the page, so a still-pending flow is asked again (the host offers "I've
+ * finished" / cancel).
+ */
+async function settleFlow(
+  item: AskItem,
+  flow: FlowRef,
+  outcome: UrlOutcome,
+): Promise<ItemResult | undefined> {
+  if (outcome.action !== 'accept') {
+    await flow.kit.cancel(flow.id);
+    return outcome;
+  }
+  const check = await flow.kit.check(flow.id, flow.principal);
+  switch (check.status) {
+    case 'done':
+      return { action: 'accept', value: check.result };
+    case 'pending':
+      return undefined;
+    case 'failed':
+      throw new FlowFailedError(check.reason);
+    case 'expired':
+      throw new FlowExpiredError(messageOf(item));
   }
 }
 

@@ -50,8 +50,9 @@ export async function runCall<R>(
   sdkServer: Server,
   call: CallSpec,
   invoke: (ctx: ParleyContext) => Promise<R>,
+  localUser?: string,
 ): Promise<R | InputRequiredResult> {
-  const principal = app.principalOf(sdk.http?.authInfo);
+  const principal = app.principalOf(sdk.http?.authInfo) ?? localUser;
   const user =
     principal === undefined
       ? undefined
@@ -62,7 +63,8 @@ export async function runCall<R>(
       maxTries: app.maxTries,
       questionTimeoutMs: app.questionTimeoutMs,
       protocolVersion,
-      elicitationId: () => crypto.randomUUID(),
+      notifyComplete: (elicitationId) =>
+        sdkServer.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
     });
     const facts = {
       era: 'handshake' as const,
@@ -71,6 +73,7 @@ export async function runCall<R>(
       clientCapabilities: sdkServer.getClientCapabilities(),
       clientInfo: sdkServer.getClientVersion(),
       sdk,
+      flows: app.flows,
     };
     return invoke(createContext(facts, engine));
   }
@@ -103,6 +106,7 @@ export async function runCall<R>(
     clientCapabilities: envelope[CLIENT_CAPABILITIES_KEY],
     clientInfo: envelope[CLIENT_INFO_KEY] as { name?: string; version?: string } | undefined,
     sdk,
+    flows: app.flows,
   };
 
   let result: R | undefined;

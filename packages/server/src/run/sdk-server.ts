@@ -39,7 +39,8 @@ const isPublic = (error: unknown): error is Error => PUBLIC_ERRORS.some((kind) =
  * 2026-07-28, one session or stdio connection on the 2025 eras). The registries are shared and
  * computed once; per unit this only wires a handful of request handlers.
  */
-export function buildSdkServer(app: App, era: ServingEra): Server {
+export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 'stdio' = 'http'): Server {
+  const localUser = transport === 'stdio' ? app.stdioUser : undefined;
   const capabilities: ServerCapabilities = {};
   if (app.tools.size > 0) capabilities.tools = {};
   if (app.prompts.size > 0) capabilities.prompts = {};
@@ -81,6 +82,7 @@ export function buildSdkServer(app: App, era: ServingEra): Server {
           server,
           { method: 'tools/call', target: name, args },
           async (ctx) => tool.handler(validated.value as never, ctx),
+          localUser,
         );
         if (isInputRequiredResult(outcome)) return outcome;
         const result = toCallToolResult(outcome);
@@ -118,8 +120,14 @@ export function buildSdkServer(app: App, era: ServingEra): Server {
         );
       const outcome = await guard(
         () =>
-          runCall(app, era, sdk, server, { method: 'prompts/get', target: name, args }, async (ctx) =>
-            prompt.handler(validated.value as never, ctx),
+          runCall(
+            app,
+            era,
+            sdk,
+            server,
+            { method: 'prompts/get', target: name, args },
+            async (ctx) => prompt.handler(validated.value as never, ctx),
+            localUser,
           ),
         (error) => report(error, `Prompt ${name}`),
       );
@@ -139,8 +147,14 @@ export function buildSdkServer(app: App, era: ServingEra): Server {
       const { resource, params } = found;
       const outcome = await guard(
         () =>
-          runCall(app, era, sdk, server, { method: 'resources/read', target: uri, args: {} }, async (ctx) =>
-            resource.handler({ uri, params }, ctx),
+          runCall(
+            app,
+            era,
+            sdk,
+            server,
+            { method: 'resources/read', target: uri, args: {} },
+            async (ctx) => resource.handler({ uri, params }, ctx),
+            localUser,
           ),
         (error) => report(error, `Resource ${uri}`),
       );

@@ -52,6 +52,8 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   const listener = getRequestListener(async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname === path) return endpoint.fetch(request);
+    const page = app.flows ? await app.flows.handle(request) : undefined;
+    if (page) return page;
     const routed = options.routes ? await options.routes(request) : undefined;
     return routed ?? new Response('Not found', { status: 404 });
   });

@@ -13,7 +13,7 @@ export interface StdioOptions {
 /** Serves one client over stdio; the opening message decides the era for the connection. */
 export function serveOverStdio(app: App, options: StdioOptions = {}): StdioServerHandle {
   const transport = guardTransport(new StdioServerTransport(options.stdin, options.stdout));
-  return serveStdio(({ era }) => buildSdkServer(app, era), {
+  return serveStdio(({ era }) => buildSdkServer(app, era, 'stdio'), {
     transport,
     onerror: (error) => app.log('info', `stdio: ${error.message}`),
   });

@@ -1,0 +1,191 @@
+import type { Logger } from '../log.js';
+import type { Json } from '../state/round-state.js';
+import { isFlowId, newFlowId } from './flow-id.js';
+import type { FlowRecord, FlowStore } from './flow-types.js';
+import { MemoryFlowStore } from './memory-store.js';
+import { messagePage } from './pages.js';
+
+/** What a flow page can do with its flow. */
+export interface FlowActions {
+  /** Finishes the flow with a result the tool receives (never a credential). False if it was not pending. */
+  complete(result: Json): Promise<boolean>;
+  /** Ends the flow as failed; the tool call ends with `reason`. False if it was not pending. */
+  fail(reason: string): Promise<boolean>;
+}
+
+/**
+ * Serves one kind of flow page, after the kit verified that the browser's signed-in user is the
+ * user who made the call. It receives every request under the flow's URL (GET to show, POST to act).
+ */
+export type FlowPage = (
+  request: Request,
+  flow: FlowRecord,
+  actions: FlowActions,
+) => Response | Promise<Response>;
+
+/** Options of URL flows (`createServer({ flows })`). */
+export interface FlowsOptions {
+  /** The origin (and optional base path) where people's browsers reach this server, e.g. `https://mcp.example.com`. */
+  readonly publicUrl: string;
+  /** Who is signed in to this server's own site in the browser that sent `request` (e.g. from a session cookie). */
+  readonly session: (request: Request) => string | undefined | Promise<string | undefined>;
+  /** Where to send a browser nobody is signed in on; `returnTo` is the flow page URL to come back to. */
+  readonly signIn: (returnTo: string) => string;
+  /** Default: in memory (one process). A fleet shares a {@link RedisFlowStore}. */
+  readonly store?: FlowStore;
+  /** How long a flow link stays valid. Default 900 (15 minutes). */
+  readonly ttlSeconds?: number;
+  /** Path prefix of flow pages. Default `/connect`. */
+  readonly path?: string;
+}
+
+/** What a retry learns about a flow. */
+export type FlowCheck =
+  | { readonly status: 'done'; readonly result: Json }
+  | { readonly status: 'pending' }
+  | { readonly status: 'expired' }
+  | { readonly status: 'failed'; readonly reason: string };
+
+/** URL flows: created by a call, bound to its user, completed on a page of this server, read by the retry. */
+export class FlowKit {
+  readonly #server: string;
+  readonly #options: FlowsOptions;
+  readonly #store: FlowStore;
+  readonly #pages = new Map<string, FlowPage>();
+  readonly #log: Logger;
+  readonly #now: () => number;
+  readonly #base: string;
+  readonly #path: string;
+
+  constructor(server: string, options: FlowsOptions, log: Logger, now: () => number = Date.now) {
+    this.#server = server;
+    this.#options = options;
+    this.#store = options.store ?? new MemoryFlowStore({ now });
+    this.#log = log;
+    this.#now = now;
+    const base = new URL(options.publicUrl);
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+      throw new TypeError(`flows.publicUrl must be an http(s) URL (got ${options.publicUrl}).`);
+    }
+    this.#base = options.publicUrl.replace(/\/+$/, '');
+    this.#path = `/${(options.path ?? '/connect').replace(/^\/+|\/+$/g, '')}`;
+  }
+
+  get store(): FlowStore {
+    return this.#store;
+  }
+
+  register(kind: string, page: FlowPage): void {
+    if (this.#pages.has(kind))
+      throw new TypeError(`A flow page for ${JSON.stringify(kind)} is already registered.`);
+    this.#pages.set(kind, page);
+  }
+
+  /** Creates a pending flow for `principal`; throws when no page serves `kind`. */
+  async create(kind: string, principal: string, data: Json): Promise<FlowRecord> {
+    if (!this.#pages.has(kind)) {
+      throw new TypeError(
+        `No flow page is registered for ${JSON.stringify(kind)}; add server.flow(${JSON.stringify(kind)}, page).`,
+      );
+    }
+    const now = this.#now();
+    const flow: FlowRecord = {
+      id: newFlowId(),
+      kind,
+      principal,
+      server: this.#server,
+      data,
+      createdAt: now,
+      expiresAt: now + (this.#options.ttlSeconds ?? 900) * 1000,
+      status: 'pending',
+    };
+    await this.#store.create(flow);
+    return flow;
+  }
+
+  /** The page URL for a flow: this server's own origin and the opaque id, nothing else. */
+  urlFor(id: string): string {
+    return `${this.#base}${this.#path}/${id}`;
+  }
+
+  /** What the retry of a call should do about its flow. */
+  async check(id: string, principal: string): Promise<FlowCheck> {
+    const flow = await this.#store.get(id);
+    if (!flow || flow.server !== this.#server || flow.principal !== principal) return { status: 'expired' };
+    if (flow.status === 'done') return { status: 'done', result: flow.result ?? null };
+    if (flow.status === 'failed')
+      return { status: 'failed', reason: flow.reason ?? 'the page ended the flow' };
+    if (flow.status === 'cancelled' || flow.expiresAt <= this.#now()) return { status: 'expired' };
+    return { status: 'pending' };
+  }
+
+  /** Ends a flow the person declined or cancelled, so its link stops working. */
+  async cancel(id: string): Promise<void> {
+    await this.#store.settle(id, { status: 'cancelled' });
+  }
+
+  /** Polls until the flow leaves `pending` (2025 eras, where the server waits on the session). */
+  async waitFor(id: string, principal: string, signal: AbortSignal, timeoutMs: number): Promise<FlowCheck> {
+    const deadline = this.#now() + timeoutMs;
+    for (;;) {
+      const check = await this.check(id, principal);
+      if (check.status !== 'pending') return check;
+      if (signal.aborted) throw signal.reason ?? new Error('The call was cancelled.');
+      if (this.#now() >= deadline) return { status: 'expired' };
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  /** Serves flow pages; `undefined` when the request is not for one. */
+  async handle(request: Request): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const prefix = `${new URL(this.#base).pathname.replace(/\/+$/, '')}${this.#path}/`;
+    if (!url.pathname.startsWith(prefix)) return undefined;
+    const id = url.pathname.slice(prefix.length).split('/')[0] ?? '';
+    const gone = () =>
+      messagePage(
+        404,
+        'This link does not work',
+        'The link is not valid, or it expired. Go back to your app and ask again.',
+      );
+    if (!isFlowId(id)) return gone();
+    const flow = await this.#store.get(id);
+    if (!flow || flow.server !== this.#server) return gone();
+    if (flow.status !== 'pending') {
+      return messagePage(
+        410,
+        'This link was already used',
+        'Each link works once. Go back to your app and ask again if you need to.',
+      );
+    }
+    if (flow.expiresAt <= this.#now())
+      return messagePage(410, 'This link expired', 'Go back to your app and ask again.');
+
+    // The phishing defence: before anything else, the browser's own signed-in user must be the user
+    // who made the call. The check reads this server's session, never anything in the URL.
+    const user = await this.#options.session(request);
+    if (user === undefined) {
+      return new Response(null, {
+        status: 303,
+        headers: { location: this.#options.signIn(this.urlFor(id)), 'cache-control': 'no-store' },
+      });
+    }
+    if (user !== flow.principal) {
+      this.#log('warn', `Refused a flow page: the signed-in user is not the user who started the flow.`, {
+        flow: `${id.slice(0, 6)}…`,
+        kind: flow.kind,
+      });
+      return messagePage(
+        403,
+        'This link is for another account',
+        'The link was created for a different account than the one signed in here, so nothing was done. If someone sent you this link, do not use it.',
+      );
+    }
+    const page = this.#pages.get(flow.kind);
+    if (!page) return gone();
+    return page(request, flow, {
+      complete: (result) => this.#store.settle(id, { status: 'done', result }),
+      fail: (reason) => this.#store.settle(id, { status: 'failed', reason }),
+    });
+  }
+}

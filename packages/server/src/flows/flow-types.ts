@@ -1,0 +1,47 @@
+import type { Json } from '../state/round-state.js';
+
+/** Where a flow stands. Only `pending` flows can be opened or settled. */
+export type FlowStatus = 'pending' | 'done' | 'failed' | 'cancelled';
+
+/** One URL flow: a page the person must visit, bound to the user who triggered it. */
+export interface FlowRecord {
+  /** Opaque and unguessable (32 random bytes); the only thing the URL carries. */
+  readonly id: string;
+  /** The flow page that serves it (registered with `server.flow(kind, page)`). */
+  readonly kind: string;
+  /** The verified user who made the call; only this user's browser session may open the page. */
+  readonly principal: string;
+  /** The server that created it; another server's flow id is refused. */
+  readonly server: string;
+  /** What the page may need (never secrets: the store is not a vault). */
+  readonly data: Json;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly status: FlowStatus;
+  /** What the page completed the flow with (status `done`). */
+  readonly result?: Json;
+  /** Why the page failed the flow (status `failed`). */
+  readonly reason?: string;
+}
+
+/** How a flow ended. */
+export type FlowSettlement =
+  | { readonly status: 'done'; readonly result: Json }
+  | { readonly status: 'failed'; readonly reason: string }
+  | { readonly status: 'cancelled' };
+
+/**
+ * Where flows live between the call that creates them, the page that completes them, and the
+ * retry that reads them. One store must be shared by every replica of a fleet.
+ */
+export interface FlowStore {
+  /** Saves a new pending flow; it disappears (or reads as expired) after `expiresAt`. */
+  create(flow: FlowRecord): Promise<void>;
+  /** The flow, or `undefined` when there is none (never created, or gone after expiry). */
+  get(id: string): Promise<FlowRecord | undefined>;
+  /**
+   * Settles a pending flow, atomically: returns false (and changes nothing) when the flow is not
+   * pending any more or does not exist, so a flow completes at most once.
+   */
+  settle(id: string, settlement: FlowSettlement): Promise<boolean>;
+}

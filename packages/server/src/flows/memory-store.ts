@@ -1,0 +1,41 @@
+import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
+
+/** Flows in this process's memory: right for one process; a fleet needs {@link RedisFlowStore}. */
+export class MemoryFlowStore implements FlowStore {
+  readonly #flows = new Map<string, FlowRecord>();
+  readonly #now: () => number;
+  /** How long a settled or expired flow is kept so its link reads as "already used" / "expired". */
+  readonly #graceMs: number;
+
+  constructor(options: { now?: () => number; graceMs?: number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#graceMs = options.graceMs ?? 15 * 60_000;
+  }
+
+  async create(flow: FlowRecord): Promise<void> {
+    this.#sweep();
+    if (this.#flows.has(flow.id)) throw new Error(`Flow ${flow.id} already exists.`);
+    this.#flows.set(flow.id, flow);
+  }
+
+  async get(id: string): Promise<FlowRecord | undefined> {
+    return this.#flows.get(id);
+  }
+
+  async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
+    const flow = this.#flows.get(id);
+    if (flow?.status !== 'pending' || flow.expiresAt <= this.#now()) return false;
+    this.#flows.set(id, { ...flow, ...settlement });
+    return true;
+  }
+
+  /** Flows held now (pending, or kept for their grace period). */
+  get size(): number {
+    return this.#flows.size;
+  }
+
+  #sweep(): void {
+    const cutoff = this.#now() - this.#graceMs;
+    for (const [id, flow] of this.#flows) if (flow.expiresAt < cutoff) this.#flows.delete(id);
+  }
+}
