@@ -1,0 +1,19 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where Brightgrid keeps its database: `BRIGHTGRID_DATA` when set, else a folder of this user's in
+ * the system temp folder, so a return booked through one `parley call` can be listed by the next.
+ */
+export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.BRIGHTGRID_DATA || join(tmpdir(), `brightgrid-${userInfo().username}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if (!stat.isDirectory()) throw new Error(`${dir} is not a folder; set BRIGHTGRID_DATA to a folder.`);
+  // A shared temp folder: refuse a folder someone else made in our place.
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
+    throw new Error(`${dir} belongs to another user; set BRIGHTGRID_DATA to a folder of yours.`);
+  }
+  return dir;
+}

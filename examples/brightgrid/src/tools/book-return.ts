@@ -1,0 +1,75 @@
+import { ask, type ParleyServer, ToolError } from '@parley/server';
+import { RETURN_REASONS } from '../db.js';
+import { addDays, type Deps, isoDate, reply, stopped } from './deps.js';
+
+/** The return form. Its defaults come from the user and the day, so it is built per call. */
+function returnForm(email: string, tomorrow: string) {
+  return ask.form({
+    reason: ask.choice(RETURN_REASONS, { title: 'Reason for the return' }),
+    email: ask.email({ title: 'Email for the courier label', default: email }),
+    boxes: ask.integer({
+      title: 'Boxes',
+      description: 'How many boxes the courier collects',
+      min: 1,
+      max: 3,
+    }),
+    pickup_date: ask.date({ title: 'Pickup date', default: tomorrow }),
+    gift_wrap: ask.boolean({ title: 'Gift-wrap the replacement', optional: true }),
+  });
+}
+
+/** How many times a past pickup date is asked again before the call gives up. */
+const DATE_RETRIES = 2;
+
+/**
+ * `book_return`: one form with every basic field kind, a server-side check that re-asks for a date
+ * in the past, and the booking written once (`ctx.once`) however many rounds the call takes.
+ */
+export function registerBookReturn(server: ParleyServer, deps: Deps): void {
+  server.tool(
+    'book_return',
+    {
+      title: 'Book a return',
+      description: 'Books a courier pickup for an item you are sending back to Brightgrid.',
+      annotations: { destructiveHint: false, idempotentHint: false },
+    },
+    async (_args, ctx) => {
+      const user = deps.userOf(ctx);
+      const today = await ctx.once('today', () => isoDate(deps.now()));
+      const answer = await ctx.elicit(
+        'Book a return: tell us why, and when the courier should pick it up.',
+        returnForm(user.email, addDays(today, 1)),
+        { key: 'return' },
+      );
+      if (answer.action !== 'accept') return stopped(answer.action, 'No return booked');
+
+      let pickupDate = answer.value.pickup_date;
+      for (let retry = 1; pickupDate < today && retry <= DATE_RETRIES; retry++) {
+        const again = await ctx.elicit(
+          `The courier cannot come on ${pickupDate}, which is in the past. Pick ${today} or later.`,
+          ask.date({ title: 'Pickup date', default: addDays(today, 1) }),
+          { key: `pickup_date_retry_${retry}` },
+        );
+        if (again.action !== 'accept') return stopped(again.action, 'No return booked');
+        pickupDate = again.value;
+      }
+      if (pickupDate < today) throw new ToolError(`No return booked: pick a pickup date from ${today} on.`);
+
+      const booked = await ctx.once('book', () =>
+        deps.store.addReturn(user.name, {
+          reason: answer.value.reason,
+          email: answer.value.email,
+          boxes: answer.value.boxes,
+          pickupDate,
+          giftWrap: answer.value.gift_wrap ?? false,
+        }),
+      );
+      const boxes = booked.boxes === 1 ? '1 box' : `${booked.boxes} boxes`;
+      return reply(
+        `Return #${booked.id} booked (${booked.reason}): the courier collects ${boxes} on ${booked.pickupDate}; ` +
+          `the label goes to ${booked.email}.${booked.giftWrap ? ' The replacement will be gift-wrapped.' : ''}`,
+        { return: booked },
+      );
+    },
+  );
+}
