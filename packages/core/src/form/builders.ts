@@ -177,7 +177,7 @@ function many(values: unknown, opts?: ManyOptions<string>): Field<string[], bool
     items,
     minItems: opts?.min,
     maxItems: opts?.max,
-    default: opts?.default === undefined ? undefined : [...opts.default],
+    default: Array.isArray(opts?.default) ? [...opts.default] : opts?.default,
   });
   return makeField('ask.many', schema, opts);
 }

@@ -62,6 +62,7 @@ const cases: [string, FormField, FormValue | undefined, string | undefined][] = 
   ],
   ['a number under minimum', field({ kind: 'number', minimum: 1 }), 0, 'Enter a number of at least 1'],
   ['a number over maximum', field({ kind: 'number', maximum: 1 }), 2, 'Enter a number of at most 1'],
+  ['a number off a one-value range', field({ kind: 'number', minimum: 2, maximum: 2 }), 3, 'Enter 2'],
   ['a fraction for an integer', field({ kind: 'integer' }), 1.5, 'Enter a whole number'],
   [
     'an integer out of range',

@@ -57,7 +57,7 @@ function checkNumber(field: FormField, value: FormValue): string | undefined {
     return rangeMessage(
       minimum,
       maximum,
-      (lower, upper) => `Enter ${noun} between ${lower} and ${upper}`,
+      (lower, upper) => (lower === upper ? `Enter ${lower}` : `Enter ${noun} between ${lower} and ${upper}`),
       (lower) => `Enter ${noun} of at least ${lower}`,
       (upper) => `Enter ${noun} of at most ${upper}`,
     );

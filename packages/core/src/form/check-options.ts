@@ -4,6 +4,8 @@ import { isRecord, own } from './json.js';
 import { pointer, problem } from './problems.js';
 import type { SchemaProblem } from './types.js';
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 function checkDuplicates(values: unknown[], path: (index: number) => string): SchemaProblem[] {
   const seen = new Set<unknown>();
   const problems: SchemaProblem[] = [];
@@ -44,7 +46,8 @@ export function checkEnumNames(names: unknown, values: unknown, path: string): S
     problems.push(
       problem(
         path,
-        `enumNames has ${names.length} labels for ${values.length} enum values; give exactly one label per value`,
+        `enumNames has ${plural(names.length, 'label')} for ${plural(values.length, 'enum value')}; ` +
+          'give exactly one label per value',
       ),
     );
   }

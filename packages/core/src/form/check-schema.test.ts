@@ -437,6 +437,12 @@ describe('checkRequestedSchema messages name the fix', () => {
     );
   });
 
+  it('counts labels and values in words', () => {
+    expect(messageAt(withField({ type: 'string', enum: ['a', 'b'], enumNames: ['A'] }))).toBe(
+      'enumNames has 1 label for 2 enum values; give exactly one label per value',
+    );
+  });
+
   it('lists what an unknown keyword could have been', () => {
     expect(messageAt(withField({ type: 'boolean', placeholder: 'x' }))).toBe(
       'unknown keyword "placeholder" for a boolean field; remove it (allowed: type, title, description, default)',
