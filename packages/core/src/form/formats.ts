@@ -1,7 +1,12 @@
 // Strict checks for the four string formats a form may ask for. Each takes any string and answers
 // true or false; none throws.
 
-/** Length in characters as a person counts them (Unicode code points, not UTF-16 units). */
+/**
+ * Length in characters as a person counts them (Unicode code points, not UTF-16 units).
+ *
+ * @example
+ * codePointLength('😀'); // 1 ('😀'.length is 2)
+ */
 export function codePointLength(text: string): number {
   let length = 0;
   for (const _ of text) length++;
@@ -14,6 +19,10 @@ const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 /**
  * An email address of the everyday shape `local@domain`: a dot-atom local part (no quoting, no
  * spaces) and a domain of at least two valid DNS labels whose last label is not all digits.
+ *
+ * @example
+ * isEmail('ann@example.com'); // true
+ * isEmail('ann@localhost'); // false
  */
 export function isEmail(text: string): boolean {
   if (text.length > 254) return false;
@@ -31,7 +40,13 @@ export function isEmail(text: string): boolean {
 const URI_CHARACTERS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
-/** An absolute URI: a scheme, only URI characters (no spaces), and parseable by `URL`. */
+/**
+ * An absolute URI: a scheme, only URI characters (no spaces, no raw non-ASCII), and parseable by `URL`.
+ *
+ * @example
+ * isUri('https://example.com/a?b=c'); // true
+ * isUri('example.com'); // false (no scheme)
+ */
 export function isUri(text: string): boolean {
   if (!SCHEME.test(text) || !URI_CHARACTERS.test(text)) return false;
   if (/%(?![0-9A-Fa-f]{2})/.test(text)) return false;
@@ -49,7 +64,13 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-/** A full date `YYYY-MM-DD` that exists on the calendar (RFC 3339 `full-date`). */
+/**
+ * A full date `YYYY-MM-DD` that exists on the calendar (RFC 3339 `full-date`).
+ *
+ * @example
+ * isDate('2024-02-29'); // true
+ * isDate('2023-02-29'); // false
+ */
 export function isDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
@@ -62,6 +83,10 @@ const DATE_TIME =
 /**
  * An RFC 3339 `date-time`: a real date, `T`, a time of day, optional fraction, and a `Z` or
  * `±hh:mm` offset (a local time without an offset is refused). A leap second (`:60`) is allowed.
+ *
+ * @example
+ * isDateTime('2026-07-28T14:30:00+02:00'); // true
+ * isDateTime('2026-07-28T14:30:00'); // false (no offset)
  */
 export function isDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text);

@@ -131,6 +131,24 @@ describe('parseContent', () => {
     });
   });
 
+  it('asks and parses a field named __proto__ as an ordinary field', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string","minLength":2}},"required":["__proto__"]}',
+    ) as RequestedSchema;
+    expect(parseContent(schema, JSON.parse('{"__proto__":"ok"}'))).toEqual({
+      ok: true,
+      value: JSON.parse('{"__proto__":"ok"}'),
+    });
+    expect(parseContent(schema, JSON.parse('{"__proto__":"x"}'))).toEqual({
+      ok: false,
+      errors: [{ field: '__proto__', message: 'Enter at least 2 characters' }],
+    });
+    expect(parseContent(schema, {})).toEqual({
+      ok: false,
+      errors: [{ field: '__proto__', message: 'This field is required' }],
+    });
+  });
+
   it.each([null, undefined, 'text', 42, [], [{ name: 'Ann' }]])(
     'answers %j with one whole-answer error',
     (content) => {
@@ -175,6 +193,15 @@ describe('parseContent with a raw requestedSchema', () => {
     const result = parseContent(schema, { status: 'active' });
     expect(result).toEqual({ ok: true, value: { status: 'active' } });
     if (result.ok) expectTypeOf(result.value).toEqualTypeOf<FormContent>();
+  });
+
+  it('takes a schema written inline, typed as FormContent', () => {
+    const result = parseContent(
+      { type: 'object', properties: { a: { type: 'string', enum: ['x'] } } },
+      { a: 'x' },
+    );
+    if (result.ok) expectTypeOf(result.value).toEqualTypeOf<FormContent>();
+    expect(result).toEqual({ ok: true, value: { a: 'x' } });
   });
 
   it('turns a schema outside the subset into errors instead of throwing', () => {

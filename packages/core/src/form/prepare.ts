@@ -14,11 +14,11 @@ import type {
 } from './types.js';
 import { isZodSchema, validateWithZod, zodToRequestedSchema } from './zod.js';
 
-/** The wire name of a bare field's single property. */
+/** The wire name of a bare field's single property: `ask.text()` is asked as `{ value: string }`. */
 export const WRAPPED_FIELD = 'value';
 
 /** The normalized, checked form of any question input. */
-export interface PreparedQuestion<T> {
+export interface PreparedQuestion<T = unknown> {
   /** What goes on the wire as `requestedSchema` (deeply frozen). */
   readonly schema: RequestedSchema;
   /** True for a bare field: the wire asks for `{ value }` and the answer is unwrapped. */
