@@ -1,0 +1,132 @@
+import { KeyRing } from '@parley/core/seal';
+import { describe, expect, it } from 'vitest';
+import type { StateBinding } from './binding.js';
+import { nodeAead } from './node-aead.js';
+import type { RoundState } from './round-state.js';
+import { StateCodec, StateTooLargeError } from './state-codec.js';
+
+const secret = (fill: number) => new Uint8Array(32).fill(fill);
+const binding: StateBinding = {
+  server: 'shop',
+  method: 'tools/call',
+  target: 'book',
+  args: { a: 1, b: [1, 2] },
+  principal: 'alice',
+};
+const state: RoundState = {
+  rounds: 2,
+  journal: [
+    [1234, { a: 'Paris' }],
+    [99, 'd'],
+  ],
+  pending: { fingerprint: 7, tries: 1, partial: { date: { a: '2026-12-01' } } },
+};
+
+async function codec(
+  options: { keys?: [string, number][]; now?: () => number; ttl?: number; maxChars?: number } = {},
+) {
+  const ring = await KeyRing.create(
+    (options.keys ?? [['k1', 1]]).map(([id, fill]) => ({ id, secret: secret(fill) })),
+    { backend: nodeAead },
+  );
+  return new StateCodec(ring, {
+    ttlSeconds: options.ttl ?? 600,
+    maxChars: options.maxChars ?? 16_384,
+    clockSkewSeconds: 30,
+    ...(options.now && { now: options.now }),
+  });
+}
+
+describe('StateCodec', () => {
+  it('round-trips a state bound to its call, and hides its contents', async () => {
+    const c = await codec();
+    const token = await c.seal(state, binding);
+    expect(token).not.toMatch(/Paris|alice|book/);
+    expect(await c.open(token, binding)).toEqual({ ok: true, state });
+  });
+
+  it('binds the arguments whatever their key order', async () => {
+    const c = await codec();
+    const token = await c.seal(state, binding);
+    const reordered = { ...binding, args: { b: [1, 2], a: 1 } };
+    expect((await c.open(token, reordered)).ok).toBe(true);
+  });
+
+  it.each<[string, Partial<StateBinding>]>([
+    ['another server', { server: 'other-shop' }],
+    ['another method', { method: 'prompts/get' }],
+    ['another tool', { target: 'cancel' }],
+    ['other arguments', { args: { a: 2, b: [1, 2] } }],
+    ['another user', { principal: 'mallory' }],
+    ['no user', { principal: undefined }],
+  ])('refuses a state presented for %s', async (_label, change) => {
+    const c = await codec();
+    const token = await c.seal(state, binding);
+    expect(await c.open(token, { ...binding, ...change })).toEqual({ ok: false, reason: 'unauthentic' });
+  });
+
+  it('refuses an expired state and one claiming a later expiry than the server issues', async () => {
+    let now = 1_000_000_000_000;
+    const c = await codec({ now: () => now, ttl: 60 });
+    const token = await c.seal(state, binding);
+    now += 60_000 + 29_000; // inside ttl + skew
+    expect((await c.open(token, binding)).ok).toBe(true);
+    now += 2_000;
+    expect(await c.open(token, binding)).toEqual({ ok: false, reason: 'expired' });
+
+    const future = await codec({ now: () => 2_000_000_000_000, ttl: 60 });
+    const fromTheFuture = await future.seal(state, binding);
+    const present = await codec({ now: () => 1_000_000_000_000, ttl: 60 });
+    expect(await present.open(fromTheFuture, binding)).toEqual({ ok: false, reason: 'from-the-future' });
+  });
+
+  it('opens with the previous key of the ring and refuses a retired key', async () => {
+    const old = await codec({ keys: [['k1', 1]] });
+    const token = await old.seal(state, binding);
+    const rotated = await codec({
+      keys: [
+        ['k2', 2],
+        ['k1', 1],
+      ],
+    });
+    expect((await rotated.open(token, binding)).ok).toBe(true);
+    const retired = await codec({ keys: [['k2', 2]] });
+    expect(await retired.open(token, binding)).toEqual({ ok: false, reason: 'unknown-key' });
+  });
+
+  it('refuses tampered, truncated, extended, re-encoded and non-string states', async () => {
+    const c = await codec();
+    const token = await c.seal(state, binding);
+    const flipped = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+    for (const bad of [
+      flipped,
+      token.slice(0, -4),
+      `${token}AAAA`,
+      `${token}-TAMPERED`,
+      `${token}==`,
+      '',
+      'not a token',
+    ]) {
+      expect((await c.open(bad, binding)).ok).toBe(false);
+    }
+    for (const bad of [null, 42, {}, ['x']])
+      expect(await c.open(bad, binding)).toEqual({ ok: false, reason: 'not-a-string' });
+    expect(await c.open('A'.repeat(20_000), binding)).toEqual({ ok: false, reason: 'too-large' });
+  });
+
+  it('tells the author to keep large data server-side when a state grows past the limit', async () => {
+    const c = await codec({ maxChars: 300 });
+    const big: RoundState = { rounds: 1, journal: [[1, 'x'.repeat(400)]], pending: undefined };
+    await expect(c.seal(big, binding)).rejects.toThrow(StateTooLargeError);
+    await expect(c.seal(big, binding)).rejects.toThrow(/keep large data server-side/);
+  });
+
+  it('keeps a one-question state small', async () => {
+    const c = await codec();
+    const token = await c.seal(
+      { rounds: 1, journal: [], pending: { fingerprint: 4_000_000_000, tries: 0 } },
+      binding,
+    );
+    expect(token.length).toBeLessThan(120);
+  });
+});

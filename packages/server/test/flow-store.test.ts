@@ -1,0 +1,100 @@
+import { type FlowRecord, type FlowStore, MemoryFlowStore, RedisFlowStore } from '@parley/server';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis } from './support/redis-server.js';
+
+// One contract, both stores: what the URL-flow kit relies on.
+let now = 1_800_000_000_000;
+const clock = () => now;
+const flow = (id: string, overrides: Partial<FlowRecord> = {}): FlowRecord => ({
+  id,
+  kind: 'account',
+  principal: 'alice',
+  server: 'shop',
+  data: { plan: 'gold' },
+  createdAt: now,
+  expiresAt: now + 60_000,
+  status: 'pending',
+  ...overrides,
+});
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let client: Redis;
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+});
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.stop();
+});
+
+const stores: [string, () => FlowStore][] = [
+  ['MemoryFlowStore', () => new MemoryFlowStore({ now: clock })],
+  ['RedisFlowStore', () => new RedisFlowStore(client, { prefix: `test:${Math.random()}:`, now: clock })],
+];
+
+describe.each(stores)('%s', (_name, make) => {
+  it('creates, reads and settles a flow exactly once', async () => {
+    const store = make();
+    await store.create(flow('a'));
+    expect(await store.get('a')).toEqual(flow('a'));
+    expect(await store.settle('a', { status: 'done', result: { account: 'alice@shop' } })).toBe(true);
+    expect(await store.get('a')).toMatchObject({ status: 'done', result: { account: 'alice@shop' } });
+    expect(await store.settle('a', { status: 'done', result: { account: 'mallory@shop' } })).toBe(false);
+    expect(await store.settle('a', { status: 'cancelled' })).toBe(false);
+    expect(await store.get('a')).toMatchObject({ status: 'done', result: { account: 'alice@shop' } });
+  });
+
+  it('refuses to create the same id twice', async () => {
+    const store = make();
+    await store.create(flow('b'));
+    await expect(store.create(flow('b', { principal: 'mallory' }))).rejects.toThrow(/already exists/);
+    expect(await store.get('b')).toMatchObject({ principal: 'alice' });
+  });
+
+  it('does not settle an expired or unknown flow', async () => {
+    const store = make();
+    await store.create(flow('c', { expiresAt: now + 1_000 }));
+    now += 2_000;
+    expect(await store.settle('c', { status: 'done', result: null })).toBe(false);
+    expect(await store.settle('missing', { status: 'done', result: null })).toBe(false);
+    expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('lets only one of many concurrent settlements win', async () => {
+    const store = make();
+    await store.create(flow('d', { expiresAt: now + 60_000 }));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        store.settle('d', { status: 'done', result: { winner: index } }),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const winner = outcomes.indexOf(true);
+    expect(await store.get('d')).toMatchObject({ result: { winner } });
+  });
+});
+
+describe('RedisFlowStore', () => {
+  it('shares flows between replicas (two connections, one Redis)', async () => {
+    const prefix = `shared:${Math.random()}:`;
+    const other = new Redis(redis.url);
+    try {
+      const a = new RedisFlowStore(client, { prefix, now: clock });
+      const b = new RedisFlowStore(other, { prefix, now: clock });
+      await a.create(flow('e', { expiresAt: now + 60_000 }));
+      expect(await b.settle('e', { status: 'failed', reason: 'wrong password' })).toBe(true);
+      expect(await a.get('e')).toMatchObject({ status: 'failed', reason: 'wrong password' });
+    } finally {
+      other.disconnect();
+    }
+  });
+
+  it('lets Redis forget a flow after its grace period', async () => {
+    const store = new RedisFlowStore(client, { prefix: `ttl:${Math.random()}:`, graceMs: 50, now: Date.now });
+    await store.create(flow('f', { expiresAt: Date.now() + 50 }));
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await store.get('f')).toBeUndefined();
+  });
+});
