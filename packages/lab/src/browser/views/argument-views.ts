@@ -1,0 +1,120 @@
+import { checkField, type FormField, listFields, type RequestedSchema } from '@parley/core/form';
+import { el } from '../../renderer/dom.js';
+import { createFieldView } from '../../renderer/field-view.js';
+
+/** One argument of a call form: a field of the elicitation subset, or JSON for anything richer. */
+export interface ArgumentView {
+  readonly name: string;
+  readonly element: HTMLElement;
+  /** The value to send (`undefined` = leave out), or the message to show. */
+  read(): { ok: true; value: unknown } | { ok: false; message: string };
+  showError(message: string | undefined): void;
+  focus(): void;
+}
+
+function fieldArgument(field: FormField, id: string): ArgumentView {
+  const view = createFieldView(field, id);
+  return {
+    name: field.name,
+    element: view.element,
+    read() {
+      const reading = view.read();
+      if (!reading.ok) return reading;
+      const problem = checkField(field, reading.value);
+      return problem === undefined ? { ok: true, value: reading.value } : { ok: false, message: problem };
+    },
+    showError: (message) => view.showError(message),
+    focus: () => view.focus(),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A property outside the form subset (an object, a list of anything, a union): typed as JSON. */
+function jsonArgument(name: string, schema: unknown, required: boolean, id: string): ArgumentView {
+  const node = isRecord(schema) ? schema : {};
+  const title = typeof node.title === 'string' && node.title !== '' ? node.title : name;
+  const description = typeof node.description === 'string' ? node.description : '';
+  const error = el('p', { id: `${id}-error`, class: 'parley-error', 'aria-live': 'polite' });
+  const hint = el(
+    'p',
+    { id: `${id}-hint`, class: 'parley-hint' },
+    `JSON${typeof node.type === 'string' ? ` (${node.type})` : ''}, like ${node.type === 'array' ? '["a", "b"]' : '{"key": "value"}'}.`,
+  );
+  const area = el('textarea', {
+    id,
+    rows: '3',
+    spellcheck: 'false',
+    'aria-describedby': `${description ? `${id}-description ` : ''}${id}-hint ${id}-error`,
+    'aria-required': required ? 'true' : undefined,
+  });
+  if (node.default !== undefined) area.value = JSON.stringify(node.default);
+  const element = el(
+    'div',
+    { class: 'parley-field', 'data-kind': 'json', 'data-field': name },
+    el('label', { for: id }, title, required ? '' : el('span', { class: 'parley-optional' }, ' (optional)')),
+    description ? el('p', { id: `${id}-description`, class: 'parley-description' }, description) : null,
+    hint,
+    area,
+    error,
+  );
+  return {
+    name,
+    element,
+    read() {
+      if (area.value.trim() === '') {
+        return required ? { ok: false, message: 'This field is required' } : { ok: true, value: undefined };
+      }
+      try {
+        return { ok: true, value: JSON.parse(area.value) };
+      } catch {
+        return { ok: false, message: 'Enter valid JSON' };
+      }
+    },
+    showError(message) {
+      error.textContent = message ?? '';
+      if (message === undefined) area.removeAttribute('aria-invalid');
+      else area.setAttribute('aria-invalid', 'true');
+    },
+    focus: () => area.focus(),
+  };
+}
+
+/**
+ * The argument views for a tool's input schema: every property the elicitation subset can show
+ * gets the same control a form question would; the rest are JSON text areas.
+ */
+export function toolArguments(inputSchema: unknown, prefix: string): ArgumentView[] {
+  const schema = isRecord(inputSchema) ? inputSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name) => typeof name === 'string')
+    : [];
+  return Object.entries(properties).map(([name, node], index) => {
+    const id = `${prefix}a${index}`;
+    const single = { type: 'object', properties: { [name]: node }, required } as RequestedSchema;
+    const [field] = listFields(single);
+    return field ? fieldArgument(field, id) : jsonArgument(name, node, required.includes(name), id);
+  });
+}
+
+/** Text fields for named string arguments (prompt arguments, resource template variables). */
+export function textArguments(
+  list: readonly { name: string; description?: string; required?: boolean }[],
+  prefix: string,
+): ArgumentView[] {
+  return list.map((item, index) =>
+    fieldArgument(
+      {
+        name: item.name,
+        title: item.name,
+        required: item.required === true,
+        kind: 'text',
+        ...(item.description !== undefined && { description: item.description }),
+      },
+      `${prefix}a${index}`,
+    ),
+  );
+}

@@ -1,0 +1,99 @@
+import type { QuestionAnswer, QuestionView } from '../../protocol.js';
+import { el } from '../../renderer/dom.js';
+import { renderElicitation } from '../../renderer/render-elicitation.js';
+import type { LabStore } from '../lab-store.js';
+import { renderUrlConsent } from './url-consent.js';
+
+type Shown = { readonly id: string; destroy(): void };
+
+/**
+ * The modal dialog where questions reach the person, one at a time in the order they arrived:
+ * a form (through the reusable renderer) or a URL consent. Escape is Cancel. When the last question
+ * is answered the dialog closes and focus goes back where it was.
+ */
+export class QuestionDialog {
+  readonly #dialog: HTMLDialogElement;
+  readonly #store: LabStore;
+  readonly #send: (id: string, answer: QuestionAnswer) => Promise<void>;
+  readonly #announce: (text: string) => void;
+  readonly #body = el('div', { class: 'dialog-body' });
+  readonly #queueNote = el('p', { class: 'queue-note' });
+  readonly #error = el('p', { class: 'parley-error', role: 'alert' });
+  readonly #answered = new Set<string>();
+  #shown: Shown | undefined;
+  #returnFocus: Element | null = null;
+
+  constructor(
+    dialog: HTMLDialogElement,
+    store: LabStore,
+    send: (id: string, answer: QuestionAnswer) => Promise<void>,
+    announce: (text: string) => void,
+  ) {
+    this.#dialog = dialog;
+    this.#store = store;
+    this.#send = send;
+    this.#announce = announce;
+    dialog.replaceChildren(this.#body, this.#error, this.#queueNote);
+    dialog.addEventListener('cancel', (event) => {
+      event.preventDefault();
+      if (this.#shown) this.#answer(this.#shown.id, { action: 'cancel' });
+    });
+    store.on((event) => {
+      if (event.type === 'snapshot' || event.type === 'question' || event.type === 'question-closed')
+        this.#update();
+    });
+  }
+
+  #waiting(): QuestionView[] {
+    return [...this.#store.questions.values()].filter((question) => question.mode !== 'url-wait');
+  }
+
+  #update(): void {
+    const waiting = this.#waiting();
+    if (this.#shown && !this.#store.questions.has(this.#shown.id)) {
+      if (!this.#answered.has(this.#shown.id)) this.#announce('A question was withdrawn: its call ended.');
+      this.#shown.destroy();
+      this.#shown = undefined;
+    }
+    if (!this.#shown && waiting[0]) this.#show(waiting[0]);
+    if (!this.#shown && this.#dialog.open) {
+      this.#dialog.close();
+      if (this.#returnFocus instanceof HTMLElement && this.#returnFocus.isConnected)
+        this.#returnFocus.focus();
+    }
+    const more = Math.max(0, waiting.length - (this.#shown ? 1 : 0));
+    this.#queueNote.textContent =
+      more === 0 ? '' : `${more} more question${more === 1 ? '' : 's'} waiting after this one.`;
+  }
+
+  #show(question: QuestionView): void {
+    this.#error.textContent = '';
+    const rendered =
+      question.mode === 'form'
+        ? renderElicitation(this.#body, question.request, {
+            context: question.context,
+            onAnswer: (answer) => this.#answer(question.id, answer),
+          })
+        : renderUrlConsent(this.#body, question.request, {
+            context: question.context,
+            onAnswer: (action) => this.#answer(question.id, { action }),
+          });
+    this.#shown = { id: question.id, destroy: rendered.destroy };
+    this.#dialog.dataset.mode = question.mode;
+    this.#dialog.setAttribute('aria-labelledby', rendered.labelId);
+    this.#dialog.setAttribute('aria-describedby', rendered.descriptionId);
+    if (!this.#dialog.open) {
+      this.#returnFocus = document.activeElement;
+      this.#dialog.showModal();
+    }
+    rendered.focus();
+  }
+
+  #answer(id: string, answer: QuestionAnswer): void {
+    if (this.#answered.has(id)) return;
+    this.#answered.add(id);
+    this.#send(id, answer).catch((error: unknown) => {
+      this.#error.textContent = `The answer could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import type { FormContent, FormValue } from '@parley/core/form';
+import type { QuestionAnswer, QuestionView } from '../protocol.js';
+
+const ACTIONS: Record<QuestionView['mode'], readonly string[]> = {
+  form: ['accept', 'decline', 'cancel'],
+  url: ['accept', 'decline', 'cancel'],
+  'url-wait': ['finished', 'cancel'],
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFormValue(value: unknown): value is FormValue {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+  );
+}
+
+/**
+ * Reads the answer a page posted for a question of the given mode: the action must be one the mode
+ * allows, and accepted form content must be a flat object of wire values (the client checks it
+ * against the schema before sending). Returns the answer, or a message saying what is wrong.
+ */
+export function readAnswer(mode: QuestionView['mode'], body: unknown): QuestionAnswer | string {
+  const allowed = ACTIONS[mode];
+  const action = isRecord(body) ? body.action : undefined;
+  if (typeof action !== 'string' || !allowed.includes(action)) {
+    return `The answer needs "action": one of ${allowed.join(', ')}.`;
+  }
+  if (action !== 'accept' || mode !== 'form') return { action } as QuestionAnswer;
+  const content = (body as Record<string, unknown>).content ?? {};
+  if (!isRecord(content)) return 'Accepted content must be an object of field values.';
+  const checked: FormContent = {};
+  for (const [name, value] of Object.entries(content)) {
+    if (!isFormValue(value)) {
+      return `The value of "${name}" must be text, a number, true or false, or a list of texts.`;
+    }
+    Object.defineProperty(checked, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return { action: 'accept', content: checked };
+}

@@ -1,0 +1,66 @@
+import type { AskContext, ElicitationUI, UrlConsent } from '@parley/client';
+import type { QuestionContext } from '../protocol.js';
+import type { QuestionBroker } from './question-broker.js';
+
+/** The parts of a client's ask context the page shows (never the signal or the call's arguments). */
+export function questionContext(context: AskContext): QuestionContext {
+  const { server, call, round, key, position, era } = context;
+  return {
+    server: {
+      name: server.name,
+      version: server.version,
+      ...(server.title !== undefined && { title: server.title }),
+    },
+    call: { kind: call.kind, name: call.name },
+    round,
+    ...(key !== undefined && { key }),
+    position: { index: position.index, of: position.of },
+    era,
+  };
+}
+
+/**
+ * The lab's host for one server connection: every question goes to the page through the broker,
+ * and the person's answer comes back. `callOf` names the lab call a question belongs to.
+ */
+export function pageUI(
+  broker: QuestionBroker,
+  serverId: string,
+  callOf: (context: AskContext) => string | undefined,
+): ElicitationUI {
+  const about = (context: AskContext) => {
+    const callId = callOf(context);
+    return { serverId, ...(callId !== undefined && { callId }), context: questionContext(context) };
+  };
+  return {
+    modes: { form: true, url: true },
+    async form(request, context) {
+      const answer = await broker.ask(
+        {
+          mode: 'form',
+          ...about(context),
+          request: { message: request.message, requestedSchema: request.requestedSchema },
+        },
+        context.signal,
+      );
+      if (answer.action === 'accept') return { action: 'accept', content: answer.content ?? {} };
+      return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
+    },
+    async url(request, _inspection, context): Promise<UrlConsent> {
+      // The page inspects the URL itself, in the browser that will open it.
+      const answer = await broker.ask(
+        { mode: 'url', ...about(context), request: { message: request.message, url: request.url } },
+        context.signal,
+      );
+      if (answer.action === 'accept' || answer.action === 'decline') return { action: answer.action };
+      return { action: 'cancel' };
+    },
+    async waitForUrl(request, _inspection, context) {
+      const answer = await broker.ask(
+        { mode: 'url-wait', ...about(context), request: { message: request.message, url: request.url } },
+        context.signal,
+      );
+      return answer.action === 'finished' ? 'finished' : 'cancel';
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { type AskContext, type CallEvent, connect, type ParleyClient } from '@parley/client';
+import type { CallKind, EraChoice, Listed, StartCallBody } from '../protocol.js';
+import type { LabState } from './lab-state.js';
+import { pageUI } from './page-ui.js';
+import type { QuestionBroker } from './question-broker.js';
+import { readAddServer, readStartCall } from './request-bodies.js';
+import type { Refusal } from './request-guard.js';
+import { timelineEntry } from './timeline-entry.js';
+
+/** How the lab names itself to servers. */
+export const LAB_CLIENT_INFO = { name: 'parley-lab', version: '0.1.0' };
+
+/** Lines of a stdio server's stderr kept to explain a failed connection. */
+const STDERR_LINES = 20;
+
+interface Session {
+  readonly id: string;
+  client?: ParleyClient;
+  closed: boolean;
+  /** The client numbers its calls from 1 in the order they start; lab call ids by that number. */
+  readonly callIds: Map<number, string>;
+  nextClientCall: number;
+  /** Running lab calls: what they call and how to stop them. */
+  readonly running: Map<string, { kind: CallKind; name: string; stop: AbortController }>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function listAll<T>(list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    return await list();
+  } catch {
+    // A server without prompts or resources answers "method not found": it simply has none.
+    return [];
+  }
+}
+
+/** The MCP servers the lab is connected to, and the calls it runs on them. */
+export class ServerSessions {
+  readonly #state: LabState;
+  readonly #broker: QuestionBroker;
+  readonly #sessions = new Map<string, Session>();
+  #nextServer = 1;
+  #nextCall = 1;
+
+  constructor(state: LabState, broker: QuestionBroker) {
+    this.#state = state;
+    this.#broker = broker;
+  }
+
+  /** Starts connecting to a command line or URL; the page sees the server as `connecting`, then `ready` or `failed`. */
+  add(body: unknown): { id: string } | Refusal {
+    const read = readAddServer(body);
+    if (typeof read === 'string') return { status: 400, message: read };
+    const id = `s${this.#nextServer++}`;
+    const era: EraChoice = read.era ?? 'auto';
+    const session: Session = { id, closed: false, callIds: new Map(), nextClientCall: 1, running: new Map() };
+    this.#sessions.set(id, session);
+    this.#state.putServer({ id, target: read.target, eraChoice: era, status: 'connecting' });
+    const stderr: string[] = [];
+    connect(read.target, {
+      ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context)),
+      clientInfo: LAB_CLIENT_INFO,
+      era,
+      onEvent: (event) => this.#onEvent(session, event),
+      stderr: (line) => {
+        stderr.push(line);
+        if (stderr.length > STDERR_LINES) stderr.shift();
+      },
+    })
+      .then(async (client) => {
+        session.client = client;
+        if (session.closed) return void client.close();
+        const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+          listAll(() => client.listTools()),
+          listAll(() => client.listPrompts()),
+          listAll(() => client.listResources()),
+          listAll(() => client.listResourceTemplates()),
+        ]);
+        this.#state.updateServer(id, {
+          status: 'ready',
+          info: client.server,
+          era: client.era,
+          protocolVersion: client.protocolVersion,
+          tools: tools as unknown as Listed[],
+          prompts: prompts as unknown as Listed[],
+          resources: resources as unknown as Listed[],
+          resourceTemplates: resourceTemplates as unknown as Listed[],
+        });
+      })
+      .catch((error: unknown) => {
+        const tail = stderr.length > 0 ? `\n${stderr.join('\n')}` : '';
+        this.#state.updateServer(id, { status: 'failed', error: `${messageOf(error)}${tail}` });
+      });
+    return { id };
+  }
+
+  /** Disconnects a server: its running calls stop and it leaves the page. */
+  close(id: string): Refusal | undefined {
+    const session = this.#sessions.get(id);
+    if (!session) return { status: 404, message: `There is no server ${id}; it may be closed already.` };
+    this.#closeSession(session);
+    this.#state.removeServer(id);
+    return undefined;
+  }
+
+  /** Starts a tool call, prompt get or resource read; its result arrives on the page when it ends. */
+  startCall(body: unknown): { id: string } | Refusal {
+    const read = readStartCall(body);
+    if (typeof read === 'string') return { status: 400, message: read };
+    const session = this.#sessions.get(read.serverId);
+    const client = session?.client;
+    if (!session || !client || session.closed) {
+      return { status: 409, message: `Server ${read.serverId} is not connected; connect it first.` };
+    }
+    const id = `c${this.#nextCall++}`;
+    const stop = new AbortController();
+    session.callIds.set(session.nextClientCall++, id);
+    session.running.set(id, { kind: read.kind, name: read.name, stop });
+    const startedAt = Date.now();
+    this.#state.putCall({
+      id,
+      serverId: session.id,
+      kind: read.kind,
+      name: read.name,
+      ...(read.kind !== 'resource' && { arguments: read.arguments ?? {} }),
+      status: 'running',
+      startedAt,
+      timeline: [],
+    });
+    run(client, read, stop.signal)
+      .then((result) => this.#state.updateCall(id, { status: 'done', result, ms: Date.now() - startedAt }))
+      .catch((error: unknown) =>
+        this.#state.updateCall(id, { status: 'failed', error: messageOf(error), ms: Date.now() - startedAt }),
+      )
+      .finally(() => session.running.delete(id));
+    return { id };
+  }
+
+  /** Stops a running call. */
+  cancel(callId: string): Refusal | undefined {
+    for (const session of this.#sessions.values()) {
+      const call = session.running.get(callId);
+      if (call) {
+        call.stop.abort(new Error('The person cancelled the call in the lab.'));
+        return undefined;
+      }
+    }
+    return { status: 404, message: `Call ${callId} is not running.` };
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#sessions.values()].map((session) => this.#closeSession(session)));
+  }
+
+  #closeSession(session: Session): Promise<void> {
+    session.closed = true;
+    this.#sessions.delete(session.id);
+    for (const call of session.running.values()) call.stop.abort(new Error('The server was disconnected.'));
+    return session.client ? session.client.close().catch(() => undefined) : Promise.resolve();
+  }
+
+  #onEvent(session: Session, event: CallEvent): void {
+    const id = session.callIds.get(event.callId);
+    if (id !== undefined) this.#state.addTimeline(id, timelineEntry(event));
+  }
+
+  /** The running lab call a question belongs to: the oldest one calling what the context names. */
+  #callOf(session: Session, context: AskContext): string | undefined {
+    for (const [id, call] of session.running) {
+      if (call.kind === context.call.kind && call.name === context.call.name) return id;
+    }
+    return undefined;
+  }
+}
+
+function run(client: ParleyClient, call: StartCallBody, signal: AbortSignal): Promise<unknown> {
+  const args = call.arguments ?? {};
+  switch (call.kind) {
+    case 'tool':
+      return client.callTool(call.name, args, { signal });
+    case 'prompt':
+      return client.getPrompt(call.name, args as Record<string, string>, { signal });
+    case 'resource':
+      return client.readResource(call.name, { signal });
+  }
+}

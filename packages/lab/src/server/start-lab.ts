@@ -1,0 +1,114 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EraChoice } from '../protocol.js';
+import { EventStream } from './event-stream.js';
+import { createLabHandler } from './lab-handler.js';
+import { LabState } from './lab-state.js';
+import { defaultPageDir, loadPageFiles } from './page-files.js';
+import { QuestionBroker } from './question-broker.js';
+import { allowedHosts } from './request-guard.js';
+import { ServerSessions } from './server-sessions.js';
+import { createToken } from './token.js';
+
+export interface LabOptions {
+  /** The port to listen on; default 0 (any free port). */
+  port?: number;
+  /** A loopback address or name: `127.0.0.1` (default), `::1` or `localhost`. */
+  host?: string;
+  /** MCP servers to connect at once: command lines (stdio) or http(s) URLs. */
+  targets?: readonly string[];
+  /** The era for `targets`: `auto` (default), `modern` or `handshake`. */
+  era?: EraChoice;
+  /** Open the lab in the system browser. Default false. */
+  open?: boolean;
+  /** Where the bundled page is; default the package's `dist/page`. */
+  pageDir?: string;
+}
+
+/** A running lab. */
+export interface RunningLab {
+  /** The lab's address, with its access token: give it only to the person using this computer. */
+  readonly url: string;
+  /** Disconnects every server, answers open questions `cancel` and stops listening. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the lab: a page on this computer only (loopback, a random token in its URL, Host and
+ * Origin checked, a strict Content-Security-Policy) where a person connects to MCP servers, calls
+ * their tools, prompts and resources, and answers their questions.
+ *
+ * @example
+ * import { startLab } from '@parley/lab';
+ *
+ * const lab = await startLab({ targets: ['node dist/server.js'], open: true });
+ * console.log(`Lab: ${lab.url}`);
+ * // later: await lab.close();
+ */
+export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) {
+    throw new Error(
+      `The lab serves only this computer; "${host}" is not a loopback address. Use 127.0.0.1, ::1 or localhost.`,
+    );
+  }
+  const files = loadPageFiles(options.pageDir ?? defaultPageDir());
+  const token = createToken();
+  const state = new LabState();
+  const stream = new EventStream();
+  const broker = new QuestionBroker(state);
+  const sessions = new ServerSessions(state, broker);
+  state.subscribe((event) => stream.send(event));
+
+  let hosts: string[] = [];
+  const server = createServer(
+    createLabHandler({
+      token,
+      hosts: () => hosts,
+      files,
+      state,
+      stream,
+      actions: {
+        addServer: (body) => sessions.add(body),
+        closeServer: (id) => sessions.close(id),
+        startCall: (body) => sessions.startCall(body),
+        cancelCall: (id) => sessions.cancel(id),
+        answer: (id, body) => broker.answer(id, body),
+      },
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(port);
+  const url = `http://${urlHost(host)}:${port}/?token=${token}`;
+
+  for (const target of options.targets ?? []) sessions.add({ target, era: options.era ?? 'auto' });
+  if (options.open) {
+    const { default: open } = await import('open');
+    await open(url).catch(() => undefined);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= (async () => {
+        broker.cancelAll();
+        await sessions.closeAll();
+        stream.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}
