@@ -1,11 +1,11 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Listening, Logger } from '@parley/server';
-import { bearerAuth } from './auth.js';
+import type { Logger } from '@parley/server';
 import { resolveDataDir } from './data-dir.js';
 import { openStore, type Store } from './db.js';
 import { DEMO_USERS } from './demo-users.js';
-import { createBrightgrid } from './server.js';
+import { type Served, serveOnLoopback } from './serve-http.js';
+import { createBrightgrid, MCP_PATH } from './server.js';
 
 export interface BrightgridHttpOptions {
   /** 0 (the default) picks a free port. */
@@ -28,8 +28,8 @@ export interface BrightgridHttp {
 }
 
 /**
- * Starts Brightgrid on loopback HTTP: the MCP endpoint at `/mcp` (bearer tokens), and the store's
- * pages beside it.
+ * Starts Brightgrid on loopback HTTP: the MCP endpoint at `/mcp` (bearer tokens), the connect pages
+ * of URL flows, and the store's own pages beside them.
  *
  * @example
  * const brightgrid = await startBrightgridHttp();
@@ -37,31 +37,23 @@ export interface BrightgridHttp {
  */
 export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): Promise<BrightgridHttp> {
   const store = openStore({ dir: options.dataDir ?? resolveDataDir() });
-  let listening: Listening | undefined;
-  const origin = () => {
-    if (!listening) throw new Error('Brightgrid is not listening yet.');
-    return new URL(listening.url).origin;
-  };
-  const { server, routes } = createBrightgrid({
-    store,
-    publicUrl: origin,
-    ...(options.log && { log: options.log }),
-  });
+  let served: Served;
   try {
-    listening = await server.listen({ port: options.port ?? 0, routes, authenticate: bearerAuth(store) });
+    served = await serveOnLoopback(options.port ?? 0, (origin) =>
+      createBrightgrid({ store, publicUrl: origin, ...(options.log && { log: options.log }) }),
+    );
   } catch (error) {
     store.close();
     throw error;
   }
   const tokens = Object.fromEntries(DEMO_USERS.map((user) => [user.name, store.issueToken(user.name)]));
-  const running = listening;
   return {
-    url: running.url,
-    origin: origin(),
+    url: `${served.origin}${MCP_PATH}`,
+    origin: served.origin,
     tokens,
     store,
     async close() {
-      await running.close();
+      await served.close();
       store.close();
     },
   };

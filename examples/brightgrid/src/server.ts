@@ -1,57 +1,68 @@
 import { createServer, type Logger, type ParleyServer } from '@parley/server';
+import { bearerAuth } from './auth.js';
 import type { Store } from './db.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerBookFlight } from './tools/book-flight.js';
 import { registerBookReturn } from './tools/book-return.js';
+import { registerConnectStoreAccount, STORE_ACCOUNT_FLOW } from './tools/connect-store-account.js';
 import { registerDeploy } from './tools/deploy.js';
-import type { Deps } from './tools/deps.js';
-import { userResolver } from './tools/deps.js';
+import { type Deps, userResolver } from './tools/deps.js';
 import { registerListBookings } from './tools/list-bookings.js';
 import { registerSelectTags } from './tools/select-tags.js';
+import { connectPage } from './web/connect-page.js';
 import { homeRoute } from './web/home.js';
 import { WebSessions } from './web/session.js';
 import { signInRoutes } from './web/sign-in.js';
 
 export interface BrightgridOptions {
   readonly store: Store;
-  /**
-   * The origin where people's browsers reach the store's pages (sign-in, connect), e.g.
-   * `http://127.0.0.1:4100`. A function when it is known only after listening.
-   */
-  readonly publicUrl: string | (() => string);
+  /** The origin where people's browsers reach this server's pages, e.g. `http://127.0.0.1:4100`. */
+  readonly publicUrl: string;
   /** The user a stdio connection acts for (stdio carries no credentials). */
   readonly localUser?: string;
   readonly now?: () => Date;
   readonly log?: Logger;
 }
 
-/** Brightgrid: the MCP server, and the store's own web pages served beside it. */
+/** Brightgrid: the MCP server, and everything it serves over HTTP on one origin. */
 export interface Brightgrid {
   readonly server: ParleyServer;
-  /** The store's pages (`/`, `/signin`, `/signout`); `undefined` for other paths. */
-  routes(request: Request): Promise<Response | undefined>;
+  /**
+   * Serves `/mcp` (bearer tokens from the store), the connect pages of URL flows, and the store's own
+   * pages (`/`, `/signin`, `/signout`).
+   */
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
 }
+
+/** The path of the MCP endpoint. */
+export const MCP_PATH = '/mcp';
 
 /**
  * Builds Brightgrid, the demo store whose tools show every kind of question.
  *
  * @example
  * const store = openStore({ dir: resolveDataDir() });
- * const { server, routes } = createBrightgrid({ store, publicUrl: 'http://127.0.0.1:4100' });
- * await server.listen({ port: 4100, routes, authenticate: bearerAuth(store) });
+ * const served = await serveOnLoopback(0, (origin) => createBrightgrid({ store, publicUrl: origin }));
+ * console.log(`${served.origin}/mcp`);
  */
 export function createBrightgrid(options: BrightgridOptions): Brightgrid {
   const { store } = options;
-  const origin =
-    typeof options.publicUrl === 'string' ? () => options.publicUrl as string : options.publicUrl;
-  const sessions = new WebSessions(store, () => new URL(origin()).origin);
+  const origin = new URL(options.publicUrl).origin;
+  const sessions = new WebSessions(store, origin);
   const server = createServer({
     name: 'brightgrid',
     title: 'Brightgrid store',
     version: '0.1.0',
     instructions:
       'Brightgrid is a small store. Its tools ask the person for what they need (forms, confirmations, a sign-in page), so call them without guessing answers.',
+    ...(options.localUser !== undefined && { stdioUser: options.localUser }),
+    flows: {
+      publicUrl: origin,
+      session: (request) => sessions.current(request)?.user,
+      signIn: (returnTo) => `${origin}/signin?return_to=${encodeURIComponent(returnTo)}`,
+    },
     ...(options.log && { log: options.log }),
   });
   const deps: Deps = {
@@ -60,22 +71,29 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
     userOf: userResolver(store, options.localUser),
   };
   registerBookReturn(server, deps);
+  registerConnectStoreAccount(server, deps);
   registerBookFlight(server, deps);
   registerDeploy(server, deps);
   registerSelectTags(server, deps);
   registerListBookings(server, deps);
   registerPrompts(server, deps);
   registerResources(server, deps);
+  server.flow(STORE_ACCOUNT_FLOW, connectPage(store, sessions));
 
-  const pages = [signInRoutes(store, sessions), homeRoute(store, sessions)];
+  const endpoint = server.endpoint({ authenticate: bearerAuth(store) });
+  const routes = [signInRoutes(store, sessions), homeRoute(store, sessions)];
   return {
     server,
-    async routes(request) {
-      for (const route of pages) {
+    async fetch(request) {
+      if (new URL(request.url).pathname === MCP_PATH) return endpoint.fetch(request);
+      const flowPage = await server.pages(request);
+      if (flowPage) return flowPage;
+      for (const route of routes) {
         const response = await route(request);
         if (response) return response;
       }
-      return undefined;
+      return new Response('Not found', { status: 404 });
     },
+    close: () => endpoint.close(),
   };
 }

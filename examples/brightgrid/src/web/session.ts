@@ -8,16 +8,12 @@ export const SESSION_COOKIE = 'brightgrid_session';
 /** The browser sign-in of the store's own site: a session cookie backed by the database. */
 export class WebSessions {
   readonly #store: Store;
-  readonly #origin: () => string;
+  /** The site's public origin, e.g. `http://127.0.0.1:4100`. */
+  readonly origin: string;
 
-  /** @param origin the site's public origin (read when needed: it may be known only after listening). */
-  constructor(store: Store, origin: () => string) {
+  constructor(store: Store, origin: string) {
     this.#store = store;
-    this.#origin = origin;
-  }
-
-  get origin(): string {
-    return this.#origin();
+    this.origin = origin;
   }
 
   get #secure(): boolean {

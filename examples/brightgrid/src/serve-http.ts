@@ -1,0 +1,52 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
+
+/** What answers requests once the origin is known. */
+export interface Site {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A running loopback HTTP server. */
+export interface Served {
+  /** e.g. `http://127.0.0.1:4100` */
+  readonly origin: string;
+  readonly http: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on 127.0.0.1 first, then builds the site for the origin it got. The URL-flow kit needs
+ * its public URL when the server is created, and a free port is only known after listening.
+ */
+export async function serveOnLoopback(port: number, build: (origin: string) => Site): Promise<Served> {
+  let site: Site | undefined;
+  const listener = getRequestListener((request) =>
+    site ? site.fetch(request) : new Response('Starting', { status: 503 }),
+  );
+  const http = createServer((req, res) => {
+    void listener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, '127.0.0.1', () => resolve());
+  });
+  const origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  try {
+    site = build(origin);
+  } catch (error) {
+    http.close();
+    throw error;
+  }
+  const built = site;
+  return {
+    origin,
+    http,
+    async close() {
+      await built.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
