@@ -77,7 +77,7 @@ describe('KeyRing', () => {
       ),
       { numRuns: 400 },
     );
-    for (const text of ['', '!', `${token}=`, token.replace(/-/g, '+'), ` ${token}`, token.slice(1)]) {
+    for (const text of ['', '!', `${token}=`, `+${token.slice(1)}`, ` ${token}`, token.slice(1)]) {
       expect((await ring.open(text, aad)).ok).toBe(false);
     }
   });
