@@ -10,6 +10,7 @@ import type { CallInfo } from './types.js';
  * - `round-limit`: the server still asked for input after `maxRounds` rounds.
  * - `unanswered`: a question had no answer (a script ran out, or there is no terminal to ask in).
  * - `invalid-answer`: the host answered with content that does not fit the form.
+ * - `host`: the host's `ElicitationUI` threw while showing a question.
  * - `cancelled`: the call was cancelled (its signal aborted, or the person stopped it).
  * - `declined`: the person declined a URL the server required before it could go on (2025-11-25
  *   URL-required error), so the call could not be retried.
@@ -22,6 +23,7 @@ export type ParleyErrorKind =
   | 'round-limit'
   | 'unanswered'
   | 'invalid-answer'
+  | 'host'
   | 'cancelled'
   | 'declined';
 

@@ -26,11 +26,14 @@ describe('callHost', () => {
     await expect(pending).rejects.toThrow('call cancelled');
   });
 
-  it('passes a host failure on', async () => {
+  it('reports a host that throws as a host failure', async () => {
     await expect(
       callHost(new AbortController().signal, 1000, async () => {
-        throw new Error('no terminal');
+        throw new Error('stdin closed');
       }),
-    ).rejects.toThrow('no terminal');
+    ).rejects.toMatchObject({
+      kind: 'host',
+      message: 'The host failed while showing a question: stdin closed',
+    });
   });
 });

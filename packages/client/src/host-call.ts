@@ -1,10 +1,13 @@
+import { ParleyError } from './errors.js';
+
 /** How a host call ended: with the host's value, or because the question ran out of time. */
 export type HostOutcome<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'timeout' };
 
 /**
  * Runs one host (UI) call with its own abort signal. The call ends when the host answers, when the
  * question times out (`timeout`), or when `outer` aborts (rejects with the outer reason) — even if
- * the host ignores its signal, so the client never hangs on a host.
+ * the host ignores its signal, so the client never hangs on a host. A host that throws something
+ * other than a `ParleyError` fails with kind `host`.
  */
 export async function callHost<T>(
   outer: AbortSignal,
@@ -25,7 +28,16 @@ export async function callHost<T>(
     const outcome = await Promise.race([
       Promise.resolve()
         .then(() => run(signal))
-        .then((value): HostOutcome<T> => ({ kind: 'value', value })),
+        .then(
+          (value): HostOutcome<T> => ({ kind: 'value', value }),
+          (error: unknown) => {
+            if (error instanceof ParleyError || signal.aborted) throw error;
+            const message = error instanceof Error ? error.message : String(error);
+            throw new ParleyError('host', `The host failed while showing a question: ${message}`, {
+              cause: error,
+            });
+          },
+        ),
       stopped,
     ]);
     if (outcome instanceof Error) throw outcome;

@@ -15,6 +15,7 @@ import { ParleyError } from './errors.js';
 import type { CallMethod } from './events.js';
 import { runHandshakeCall } from './handshake-call.js';
 import { runModernCall } from './modern-call.js';
+import { stopReason } from './send-leg.js';
 import { translateError } from './translate-error.js';
 import type { CallInfo, Era, ServerIdentity } from './types.js';
 
@@ -161,7 +162,9 @@ export class ConnectedClient implements ParleyClient {
       });
       return result as T;
     } catch (error) {
-      const failure = translateError(error, this.server.name, info);
+      const failure = options?.signal?.aborted
+        ? stopReason(connection, call, options.signal.reason)
+        : translateError(error, this.server.name, info);
       connection.emit({
         type: 'error',
         callId: call.id,
