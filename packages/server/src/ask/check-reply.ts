@@ -1,3 +1,4 @@
+import { listFields, type PreparedQuestion } from '@parley/core/form';
 import type { AskItem, ItemResult } from './ask-item.js';
 import { readElicitReply, readRootsReply, readSamplingReply } from './responses.js';
 
@@ -30,7 +31,7 @@ export function checkReply(item: AskItem, reply: unknown): CheckedReply {
         return { status: 'ok', result: { action: elicit.action } as ItemResult };
       const parsed = item.question.parse(elicit.content ?? {});
       if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
-      return { status: 'invalid', reason: parsed.errors.map((error) => error.message).join(' ') };
+      return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
     }
     case 'url': {
       const elicit = readElicitReply(reply);
@@ -45,6 +46,17 @@ export function checkReply(item: AskItem, reply: unknown): CheckedReply {
       return roots ? { status: 'ok', result: roots } : malformed();
     }
   }
+}
+
+/** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */
+function describeErrors(question: PreparedQuestion<unknown>, errors: readonly { field: string; message: string }[]): string {
+  const titles = new Map(listFields(question.schema).map((field) => [field.name, field.title]));
+  return errors
+    .map(({ field, message }) => {
+      const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+      return question.wrapped ? sentence : `${titles.get(field) ?? field}: ${sentence}`;
+    })
+    .join(' ');
 }
 
 /** The message of a question asked again after an invalid answer. */

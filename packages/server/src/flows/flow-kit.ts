@@ -25,8 +25,12 @@ export type FlowPage = (
 
 /** Options of URL flows (`createServer({ flows })`). */
 export interface FlowsOptions {
-  /** The origin (and optional base path) where people's browsers reach this server, e.g. `https://mcp.example.com`. */
-  readonly publicUrl: string;
+  /**
+   * The origin (and optional base path) where people's browsers reach this server, e.g.
+   * `https://mcp.example.com`. Defaults to the address `server.listen()` bound (right for loopback
+   * development; behind a proxy or TLS terminator, set it).
+   */
+  readonly publicUrl?: string;
   /** Who is signed in to this server's own site in the browser that sent `request` (e.g. from a session cookie). */
   readonly session: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Where to send a browser nobody is signed in on; `returnTo` is the flow page URL to come back to. */
@@ -54,7 +58,7 @@ export class FlowKit {
   readonly #pages = new Map<string, FlowPage>();
   readonly #log: Logger;
   readonly #now: () => number;
-  readonly #base: string;
+  #base: string | undefined;
   readonly #path: string;
 
   constructor(server: string, options: FlowsOptions, log: Logger, now: () => number = Date.now) {
@@ -63,12 +67,13 @@ export class FlowKit {
     this.#store = options.store ?? new MemoryFlowStore({ now });
     this.#log = log;
     this.#now = now;
-    const base = new URL(options.publicUrl);
-    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-      throw new TypeError(`flows.publicUrl must be an http(s) URL (got ${options.publicUrl}).`);
-    }
-    this.#base = options.publicUrl.replace(/\/+$/, '');
+    if (options.publicUrl !== undefined) this.#base = checkedBase(options.publicUrl);
     this.#path = `/${(options.path ?? '/connect').replace(/^\/+|\/+$/g, '')}`;
+  }
+
+  /** Called by `listen()`: the bound address becomes the public URL unless one was configured. */
+  useDefaultOrigin(origin: string): void {
+    this.#base ??= checkedBase(origin);
   }
 
   get store(): FlowStore {
@@ -105,7 +110,14 @@ export class FlowKit {
 
   /** The page URL for a flow: this server's own origin and the opaque id, nothing else. */
   urlFor(id: string): string {
-    return `${this.#base}${this.#path}/${id}`;
+    return `${this.#origin()}${this.#path}/${id}`;
+  }
+
+  #origin(): string {
+    if (this.#base === undefined) {
+      throw new TypeError('URL flows need flows.publicUrl when the server is not served with server.listen().');
+    }
+    return this.#base;
   }
 
   /** What the retry of a call should do about its flow. */
@@ -139,7 +151,7 @@ export class FlowKit {
   /** Serves flow pages; `undefined` when the request is not for one. */
   async handle(request: Request): Promise<Response | undefined> {
     const url = new URL(request.url);
-    const prefix = `${new URL(this.#base).pathname.replace(/\/+$/, '')}${this.#path}/`;
+    const prefix = `${new URL(this.#origin()).pathname.replace(/\/+$/, '')}${this.#path}/`;
     if (!url.pathname.startsWith(prefix)) return undefined;
     const id = url.pathname.slice(prefix.length).split('/')[0] ?? '';
     const gone = () =>
@@ -188,4 +200,12 @@ export class FlowKit {
       fail: (reason) => this.#store.settle(id, { status: 'failed', reason }),
     });
   }
+}
+
+function checkedBase(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new TypeError(`flows.publicUrl must be an http(s) URL (got ${url}).`);
+  }
+  return url.replace(/\/+$/, '');
 }

@@ -66,6 +66,7 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   });
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  app.flows?.useDefaultOrigin(`http://${shownHost}:${port}`);
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
