@@ -1,7 +1,7 @@
 import { isCancel, log, multiselect, select, text } from '@clack/prompts';
 import { checkField, type FormField, type FormValue } from '@parley/core/form';
 import { fieldLabel, placeholderFor, readTyped } from './field-text.js';
-import type { TerminalIO } from './io.js';
+import { promptSignal, type TerminalIO } from './io.js';
 
 /** The person pressed Escape or Ctrl-C. */
 export const CANCELLED = Symbol('cancelled');
@@ -19,7 +19,7 @@ export async function askField(
   current: FormValue | undefined,
   signal: AbortSignal,
 ): Promise<FormValue | undefined | typeof CANCELLED> {
-  const common = { ...io, signal, message: fieldLabel(field) };
+  const common = { ...io, signal: promptSignal(signal), message: fieldLabel(field) };
   switch (field.kind) {
     case 'boolean': {
       const options = [
@@ -80,7 +80,7 @@ async function askMany(
   while (true) {
     const chosen = await multiselect({
       ...io,
-      signal,
+      signal: promptSignal(signal),
       message: fieldLabel(field),
       options: (field.options ?? []).map((option) => ({ value: option.value, label: option.label })),
       initialValues: selected,

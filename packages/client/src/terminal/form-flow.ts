@@ -4,7 +4,7 @@ import type { AskContext, ElicitResult, FormRequest } from '../types.js';
 import { askField, CANCELLED } from './ask-field.js';
 import { displayValue } from './field-text.js';
 import { showHeader } from './header.js';
-import type { TerminalIO } from './io.js';
+import { promptSignal, type TerminalIO } from './io.js';
 
 type Values = Record<string, FormValue | undefined>;
 
@@ -23,7 +23,7 @@ export async function askFormInTerminal(
   const { signal } = context;
   const start = await select({
     ...io,
-    signal,
+    signal: promptSignal(signal),
     message: 'Answer this?',
     options: [
       { value: 'answer', label: 'Answer' },
@@ -57,7 +57,7 @@ export async function askFormInTerminal(
     log.message(reviewLines(fields, values), io);
     const next = await select({
       ...io,
-      signal,
+      signal: promptSignal(signal),
       message: 'Send these answers?',
       options: [
         { value: 'send', label: 'Send' },
@@ -70,7 +70,7 @@ export async function askFormInTerminal(
     if (next === 'decline') return { action: 'decline' };
     const which = await select({
       ...io,
-      signal,
+      signal: promptSignal(signal),
       message: 'Which field?',
       options: fields.map((field) => ({
         value: field.name,

@@ -13,3 +13,11 @@ type Style = Parameters<typeof styleText>[0];
 export function paint(io: TerminalIO, style: Style, text: string): string {
   return (io.output as Writable & { isTTY?: boolean }).isTTY === true ? styleText(style, text) : text;
 }
+
+/**
+ * A signal for one prompt that follows the question's signal. Each prompt listens on its own, so a
+ * long form does not pile listeners on the question's signal (and trip Node's leak warning).
+ */
+export function promptSignal(signal: AbortSignal): AbortSignal {
+  return AbortSignal.any([signal]);
+}

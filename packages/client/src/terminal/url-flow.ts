@@ -2,7 +2,7 @@ import { isCancel, log, select } from '@clack/prompts';
 import { splitHostForDisplay, type UrlInspection } from '@parley/core/url';
 import type { AskContext, UrlConsent, UrlRequest } from '../types.js';
 import { showHeader } from './header.js';
-import { paint, type TerminalIO } from './io.js';
+import { paint, promptSignal, type TerminalIO } from './io.js';
 
 /** The URL as a person must see it: in full, the host with its registrable domain emphasized, every warning. */
 export function describeUrl(io: TerminalIO, inspection: UrlInspection, raw: string): string[] {
@@ -34,7 +34,7 @@ export async function askUrlInTerminal(
   const registrable = splitHostForDisplay(inspection).registrable;
   const choice = await select({
     ...io,
-    signal: context.signal,
+    signal: promptSignal(context.signal),
     message: 'Open this page in your browser?',
     options: [
       { value: 'open', label: `Open ${registrable} in the browser` },
@@ -56,7 +56,7 @@ export async function waitForUrlInTerminal(
 ): Promise<'finished' | 'cancel'> {
   const choice = await select({
     ...io,
-    signal: context.signal,
+    signal: promptSignal(context.signal),
     message: 'Finish in the browser, then:',
     options: [
       { value: 'finished', label: 'I have finished' },

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { main } from './main.js';
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

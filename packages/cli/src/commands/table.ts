@@ -1,0 +1,8 @@
+import type { Command } from '../command.js';
+import { callCommand } from './call.js';
+import { promptCommand } from './prompt.js';
+import { readCommand } from './read.js';
+import { toolsCommand } from './tools.js';
+
+/** Every `parley` subcommand, in the order `parley help` lists them. Add a command here. */
+export const commands: readonly Command[] = [toolsCommand, callCommand, promptCommand, readCommand];

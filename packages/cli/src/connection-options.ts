@@ -1,0 +1,88 @@
+import type { ParseArgsConfig } from 'node:util';
+import { UsageError } from './exit-codes.js';
+
+/** Flags every command that talks to a server accepts. */
+export const CONNECTION_FLAGS = {
+  era: { type: 'string' },
+  answers: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  'max-rounds': { type: 'string' },
+  output: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const CONNECTION_FLAGS_HELP = `Options:
+  --answers <file.json>  answer questions from a file (keyed by question key or message)
+                         instead of asking in the terminal; required without a terminal
+  --era <era>            auto (default: 2026-07-28 first, then the 2025 handshake),
+                         modern or handshake
+  --header "Name: value" an HTTP header for every request (repeatable)
+  --timeout <seconds>    how long the server may take per request, not counting the
+                         time you spend answering (default 60)
+  --max-rounds <n>       rounds of questions one call may take (default 20)
+  --output <format>      text (default) or json
+  -v, --verbose          print every round on stderr
+  -h, --help             show this help`;
+
+export interface ConnectionSettings {
+  readonly era: 'auto' | 'modern' | 'handshake';
+  readonly answersFile: string | undefined;
+  readonly verbose: boolean;
+  readonly headers: Record<string, string> | undefined;
+  readonly requestTimeoutMs: number | undefined;
+  readonly maxRounds: number | undefined;
+  readonly output: 'text' | 'json';
+}
+
+interface ParsedFlags {
+  era?: string;
+  answers?: string;
+  verbose?: boolean;
+  header?: string[];
+  timeout?: string;
+  'max-rounds'?: string;
+  output?: string;
+}
+
+/** Reads the shared flags, refusing bad values with the fix. */
+export function readConnectionSettings(flags: ParsedFlags): ConnectionSettings {
+  const era = flags.era ?? 'auto';
+  if (era !== 'auto' && era !== 'modern' && era !== 'handshake') {
+    throw new UsageError(`--era must be auto, modern or handshake; got "${era}"`);
+  }
+  const output = flags.output ?? 'text';
+  if (output !== 'text' && output !== 'json')
+    throw new UsageError(`--output must be text or json; got "${output}"`);
+  return {
+    era,
+    answersFile: flags.answers,
+    verbose: flags.verbose === true,
+    headers: flags.header === undefined ? undefined : Object.fromEntries(flags.header.map(readHeader)),
+    requestTimeoutMs:
+      flags.timeout === undefined ? undefined : positiveNumber('--timeout', flags.timeout) * 1000,
+    maxRounds:
+      flags['max-rounds'] === undefined ? undefined : positiveInteger('--max-rounds', flags['max-rounds']),
+    output,
+  };
+}
+
+function readHeader(header: string): [string, string] {
+  const colon = header.indexOf(':');
+  if (colon <= 0) throw new UsageError(`--header must look like "Name: value"; got "${header}"`);
+  return [header.slice(0, colon).trim(), header.slice(colon + 1).trim()];
+}
+
+function positiveNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new UsageError(`${flag} must be a positive number; got "${text}"`);
+  return value;
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = positiveNumber(flag, text);
+  if (!Number.isInteger(value)) throw new UsageError(`${flag} must be a whole number; got "${text}"`);
+  return value;
+}
