@@ -8,7 +8,13 @@ import { join } from 'node:path';
  */
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.BRIGHTGRID_DATA || join(tmpdir(), `brightgrid-${userInfo().username}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new Error(
+      `Cannot use ${dir} for Brightgrid's data (${(error as Error).message}); set BRIGHTGRID_DATA to a folder.`,
+    );
+  }
   const stat = statSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a folder; set BRIGHTGRID_DATA to a folder.`);
   // A shared temp folder: refuse a folder someone else made in our place.

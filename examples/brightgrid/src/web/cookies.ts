@@ -3,9 +3,8 @@ export function readCookies(request: Request): Map<string, string> {
   const cookies = new Map<string, string>();
   for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
     const eq = pair.indexOf('=');
-    if (eq < 1) continue;
-    const name = pair.slice(0, eq).trim();
-    if (cookies.has(name)) continue;
+    const name = pair.slice(0, Math.max(eq, 0)).trim();
+    if (name === '' || cookies.has(name)) continue;
     try {
       cookies.set(name, decodeURIComponent(pair.slice(eq + 1).trim()));
     } catch {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '@parley/server';
 
 /** HTML that is already safe (built by {@link html}); anything else interpolated is escaped. */
 export class SafeHtml {
@@ -6,18 +7,6 @@ export class SafeHtml {
   toString(): string {
     return this.text;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 
 function render(value: unknown): string {
