@@ -61,7 +61,6 @@ function textControl(field: FormField, id: string, describedBy: string) {
     id,
     type: INPUT_TYPES[field.kind] ?? 'text',
     inputmode: numeric ? (whole ? 'numeric' : 'decimal') : undefined,
-    step: field.kind === 'date-time' ? '1' : undefined,
     autocomplete: 'off',
     spellcheck: field.kind === 'text' ? undefined : 'false',
     'aria-describedby': describedBy,

@@ -19,7 +19,7 @@ export class LabState {
     return () => this.#listeners.delete(listener);
   }
 
-  snapshot(): LabEvent {
+  snapshot(): Extract<LabEvent, { type: 'snapshot' }> {
     return {
       type: 'snapshot',
       servers: [...this.#servers.values()],

@@ -63,12 +63,7 @@ export function renderUrlConsent(
     );
   }
   if (inspection.unicodeHost !== inspection.host) {
-    facts.push(
-      el('dt', null, 'Shown as'),
-      el('dd', { class: 'url-unicode' }, inspection.unicodeHost),
-      el('dt', null, 'Opens as (punycode)'),
-      el('dd', { class: 'url-punycode' }, inspection.host),
-    );
+    facts.push(el('dt', null, 'Punycode form'), el('dd', { class: 'url-punycode' }, inspection.host));
   }
   if (inspection.href !== '' && inspection.href !== request.url) {
     facts.push(el('dt', null, 'As the server wrote it'), el('dd', { class: 'url-as-sent' }, request.url));

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../dist/measure-renderer.js';
+
+/** Where the tests save screenshots: CI keeps this folder as an artifact. */
+export const ARTIFACTS = fileURLToPath(new URL('../../../../.artifacts/lab/', import.meta.url));
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Opens the lab in a fresh context (Paris time, so date-times carry a real offset). */
+export async function openLab(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    timezoneId: 'Europe/Paris',
+    locale: 'en-US',
+    ...options,
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => {
+    throw error;
+  });
+  await page.goto(url);
+  return page;
+}
+
+/** Saves a screenshot under .artifacts/lab/. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  return path;
+}
