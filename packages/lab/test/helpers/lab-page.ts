@@ -40,7 +40,7 @@ export function callCard(page: Page, name: string): Locator {
   return page
     .locator('li.call')
     .filter({
-      has: page.getByRole('heading', { name: new RegExp(`^(Tool|Prompt|Resource) ${escape(name)} on `) }),
+      has: page.getByRole('heading', { name: new RegExp(`^(Tool|Prompt|Resource) ${escapeRegExp(name)} on `) }),
     })
     .first();
 }
@@ -77,6 +77,6 @@ export async function waitForNoQuestion(page: Page): Promise<void> {
   await dialog(page).waitFor({ state: 'hidden' });
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
