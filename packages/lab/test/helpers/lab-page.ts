@@ -40,7 +40,9 @@ export function callCard(page: Page, name: string): Locator {
   return page
     .locator('li.call')
     .filter({
-      has: page.getByRole('heading', { name: new RegExp(`^(Tool|Prompt|Resource) ${escapeRegExp(name)} on `) }),
+      has: page.getByRole('heading', {
+        name: new RegExp(`^(Tool|Prompt|Resource) ${escapeRegExp(name)} on `),
+      }),
     })
     .first();
 }
