@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@parley/client';
 import { UsageError } from './exit-codes.js';
 
 /**

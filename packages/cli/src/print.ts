@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@parley/client';
 
 type Block = CallToolResult['content'][number];
 

@@ -1,6 +1,16 @@
 // @parley/client: connect to any MCP server, drive elicitation rounds on both protocol eras, and
 // carry each question to a person through an ElicitationUI (terminal, scripted, or your own host).
 
+export type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
 export { capabilitiesFor } from './capabilities.js';
 export { connect } from './connect.js';
 export { describeCall, ParleyError, type ParleyErrorDetails, type ParleyErrorKind } from './errors.js';
