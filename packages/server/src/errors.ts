@@ -81,11 +81,15 @@ export class RoundLimitError extends Error {
 /** A question timed out waiting for the person (2025 eras, where the server waits on the session). */
 export class QuestionTimeoutError extends Error {
   constructor(ms: number) {
-    super(
-      `No answer came within ${Math.round(ms / 1000)} seconds, so the call was stopped. Call the tool again.`,
-    );
+    super(`No answer came within ${duration(ms)}, so the call was stopped. Call the tool again.`);
     this.name = 'QuestionTimeoutError';
   }
+}
+
+/** Whole seconds as seconds, anything else in milliseconds (a 300 ms timeout is not "0 seconds"). */
+function duration(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms} ms`;
+  return ms === 1000 ? '1 second' : `${ms / 1000} seconds`;
 }
 
 /**
