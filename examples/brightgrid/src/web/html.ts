@@ -67,7 +67,8 @@ export function page(
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': CSP,
       'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
+      // same-origin: links to other sites carry no Referer (flow URLs stay private), and forms keep their Origin.
+      'referrer-policy': 'same-origin',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       ...init.headers,

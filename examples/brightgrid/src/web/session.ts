@@ -50,10 +50,13 @@ export class WebSessions {
    * the expected anti-CSRF token.
    */
   isSameSitePost(request: Request, sentToken: unknown, expected: string | undefined): boolean {
+    // A page under `Referrer-Policy: no-referrer` posts with `Origin: null`; Sec-Fetch-Site still says.
     const origin = request.headers.get('origin');
     const fetchSite = request.headers.get('sec-fetch-site');
     const fromHere =
-      origin !== null ? origin === this.origin : fetchSite === null || fetchSite === 'same-origin';
+      origin !== null && origin !== 'null'
+        ? origin === this.origin
+        : fetchSite === null || fetchSite === 'same-origin';
     return (
       fromHere && typeof sentToken === 'string' && expected !== undefined && sameSecret(sentToken, expected)
     );

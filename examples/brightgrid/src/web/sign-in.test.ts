@@ -109,6 +109,16 @@ describe('the store sign-in page', () => {
     );
   });
 
+  it.each([
+    { fetchSite: 'same-origin', status: 303 },
+    { fetchSite: 'cross-site', status: 403 },
+  ])('reads Sec-Fetch-Site when the Origin is "null" ($fetchSite)', async ({ fetchSite, status }) => {
+    const form = await showForm();
+    const fields = { csrf: form.csrf, return_to: form.returnTo, username: 'alice', password: 'wonderland' };
+    const headers = { cookie: form.cookie, origin: 'null', 'sec-fetch-site': fetchSite };
+    expect((await signIn(post(fields, headers)))!.status).toBe(status);
+  });
+
   it.each(['https://evil.example/phish', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)'])(
     'never sends a browser to another site after sign-in (%s)',
     async (target) => {
