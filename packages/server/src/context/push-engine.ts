@@ -1,5 +1,6 @@
 import {
   type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
   SdkError,
   SdkErrorCode,
   type ServerContext,
@@ -88,6 +89,12 @@ export class PushEngine {
     }
   }
 
+  /**
+   * Sends one question with `ctx.mcpReq.send`, which ties it to the call being served (on HTTP it
+   * travels on that POST's stream, as SEP-2260 requires, not on the optional GET stream) and leaves
+   * the answer unchecked, so an invalid answer reaches checkReply and is asked again with its reason
+   * (`elicitInput` sends unrelated and turns such an answer into a -32602 that ends the call).
+   */
   async #send(item: AskItem, message: string): Promise<unknown> {
     const options = { timeout: this.#options.questionTimeoutMs, signal: this.#sdk.mcpReq.signal };
     const meta = { [KEY_META]: item.key };
@@ -103,21 +110,23 @@ export class PushEngine {
           }
           const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
           const params: ElicitRequestFormParams = { mode: 'form', message, requestedSchema, _meta: meta };
-          return await this.#sdk.mcpReq.elicitInput(params, options);
+          return await this.#sdk.mcpReq.send({ method: 'elicitation/create', params }, options);
         }
-        case 'url':
-          return await this.#sdk.mcpReq.elicitInput(
-            {
-              mode: 'url',
-              message,
-              url: item.url,
-              elicitationId: item.flow?.id ?? crypto.randomUUID(),
-              _meta: meta,
-            },
+        case 'url': {
+          const params: ElicitRequestURLParams = {
+            mode: 'url',
+            message,
+            url: item.url,
+            elicitationId: item.flow?.id ?? crypto.randomUUID(),
+            _meta: meta,
+          };
+          return await this.#sdk.mcpReq.send({ method: 'elicitation/create', params }, options);
+        }
+        case 'sampling':
+          return await this.#sdk.mcpReq.send(
+            { method: 'sampling/createMessage', params: item.params },
             options,
           );
-        case 'sampling':
-          return await this.#sdk.mcpReq.requestSampling(item.params, options);
         case 'roots':
           return await this.#sdk.mcpReq.send({ method: 'roots/list', params: { _meta: meta } }, options);
       }
