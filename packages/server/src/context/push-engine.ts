@@ -12,6 +12,7 @@ import {
   FlowExpiredError,
   FlowFailedError,
   QuestionTimeoutError,
+  ToolError,
   TooManyInvalidAnswersError,
 } from '../errors.js';
 import type { Json } from '../state/round-state.js';
@@ -103,7 +104,8 @@ export class PushEngine {
         case 'form': {
           const adapted = schemaForProtocolVersion(item.question.schema, this.#options.protocolVersion);
           if (!adapted.ok) {
-            throw new Error(
+            // A ToolError, so the caller learns why instead of getting an internal error with a reference.
+            throw new ToolError(
               `This question cannot be asked on protocol ${this.#options.protocolVersion}: ` +
                 adapted.problems.map((problem) => problem.message).join(' '),
             );
