@@ -7,7 +7,12 @@ import { LabStore } from './lab-store.js';
 import { renderCallForm } from './views/call-form.js';
 import { CallList } from './views/call-list.js';
 import { QuestionDialog } from './views/question-dialog.js';
-import { renderServerList, renderServerPanel, type ServerActions } from './views/server-views.js';
+import {
+  renderServerList,
+  renderServerPanel,
+  type ServerActions,
+  serverLabel,
+} from './views/server-views.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
@@ -47,7 +52,7 @@ function start(): void {
     },
   };
 
-  let shownServer: unknown;
+  let shownServer: unknown = null;
   const render = () => {
     if (selected === undefined || !store.servers.has(selected)) selected = store.servers.keys().next().value;
     renderServerList(byId('server-list'), store.servers.values(), selected, actions);
@@ -58,7 +63,13 @@ function start(): void {
       renderServerPanel(serverPanel, server, actions);
     }
   };
+  const seen = new Map<string, string>();
   store.on((event: LabEvent) => {
+    if (event.type === 'server' && seen.get(event.server.id) !== event.server.status) {
+      seen.set(event.server.id, event.server.status);
+      if (event.server.status === 'ready') announce(`Connected to ${serverLabel(event.server)}.`);
+      if (event.server.status === 'failed') announce(`Could not connect to ${event.server.target}.`);
+    }
     if (event.type === 'snapshot' || event.type === 'server' || event.type === 'server-removed') render();
   });
 
