@@ -1,1 +1,79 @@
-export {};
+#!/usr/bin/env node
+/**
+ * `npm start`: Brightgrid on loopback HTTP and the lab connected to it.
+ *
+ *   npm start                     # any free ports; opens the lab when a display exists
+ *   npm start -- --port 4280      # the lab on port 4280
+ *   npm start -- --no-open        # never open a browser
+ *
+ * Prints `Lab: <url>` on its own line; Ctrl-C (or SIGTERM) stops both and exits 0.
+ */
+import { parseArgs } from 'node:util';
+import { startLab } from '@parley/lab';
+import { describe, startBrightgridHttp } from './http.js';
+import { shouldOpenBrowser } from './open-browser.js';
+
+const USAGE = `Usage: npm start -- [--port <n>] [--no-open]
+
+  --port <n>   the lab's port (default: any free port)
+  --no-open    do not open the lab in a browser (it opens only when a display exists)`;
+
+function readOptions(): { port: number; open: boolean } {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'no-open': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port takes a port number from 0 to 65535, not "${values.port}".`);
+  }
+  return { port, open: shouldOpenBrowser(values['no-open']) };
+}
+
+async function main(): Promise<void> {
+  const options = readOptions();
+  const brightgrid = await startBrightgridHttp();
+  let lab: Awaited<ReturnType<typeof startLab>>;
+  try {
+    lab = await startLab({ port: options.port, targets: [brightgrid.url], open: options.open });
+  } catch (error) {
+    await brightgrid.close();
+    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    throw inUse
+      ? new Error(`Port ${options.port} is in use; pick another with npm start -- --port <n>.`)
+      : error;
+  }
+  process.stdout.write(
+    [
+      ...describe(brightgrid),
+      '',
+      `Lab: ${lab.url}`,
+      '',
+      'In the lab, call book_return, connect_store_account or book_flight on Brightgrid. Ctrl-C stops.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // A stuck connection must not keep a stopped demo alive.
+    setTimeout(() => process.exit(1), 5000).unref();
+    void Promise.allSettled([lab.close(), brightgrid.close()]).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
