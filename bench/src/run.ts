@@ -1,1 +1,190 @@
-export {};
+/**
+ * `npm run bench`: runs every workload against Parley, the raw official SDK and a bare node:http
+ * floor in one run, prints the tables (markdown, on stdout) and writes bench/results/latest.json
+ * and latest.md. Progress goes to stderr. See bench/README.md.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { type BenchConfig, parseConfig, USAGE } from './config.js';
+import { describeMachine } from './machine.js';
+import { checkGoals } from './report/goals.js';
+import { renderMarkdown } from './report/markdown.js';
+import type { BenchResults, ClientResults, NotYet } from './report/results.js';
+import { SERVER_KINDS, type ServerKind } from './servers/kinds.js';
+import { ServerProcess } from './servers/spawn.js';
+import { measureClient } from './workloads/client-driver.js';
+import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
+import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
+import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
+import { profileServer, type ServerProfile } from './workloads/profile.js';
+import { measureStateCodecs } from './workloads/state-codec.js';
+import { measureWireState, type WireState } from './workloads/state-wire.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Every server process the run starts, so each is stopped and its stderr reported. */
+class Servers {
+  readonly #started: { label: string; server: ServerProcess }[] = [];
+
+  async start(kind: ServerKind, label: string, env?: Record<string, string>): Promise<ServerProcess> {
+    const server = await ServerProcess.start(kind, env ? { env } : {});
+    this.#started.push({ label, server });
+    return server;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.#started.map(({ server }) => server.stop()));
+  }
+
+  logs(): BenchResults['serverLogs'] {
+    return this.#started
+      .map(({ label, server }) => ({ server: label, ...server.log }))
+      .filter((log) => log.lines > 0);
+  }
+}
+
+function flowShapes(config: BenchConfig): FlowShape[] {
+  const shapes: FlowShape[] = [];
+  if (config.workloads.includes('a')) shapes.push({ questions: 1, concurrency: 1 });
+  shapes.push({ questions: 1, concurrency: 16 });
+  if (config.workloads.includes('b'))
+    shapes.push({ questions: 5, concurrency: 16 }, { questions: 20, concurrency: 16 });
+  return shapes;
+}
+
+async function parleyClientStatus(): Promise<string | undefined> {
+  const client: Record<string, unknown> = await import('@parley/client');
+  return Object.keys(client).length === 0
+    ? '@parley/client has not landed yet (its package exports nothing)'
+    : undefined;
+}
+
+async function run(config: BenchConfig): Promise<BenchResults> {
+  const machine = describeMachine();
+  const servers = new Servers();
+  const has = (workload: BenchConfig['workloads'][number]) => config.workloads.includes(workload);
+  const date = new Date().toISOString();
+  const measured: { -readonly [K in keyof BenchResults]?: BenchResults[K] } = {};
+  try {
+    progress(`Starting servers: ${SERVER_KINDS.join(', ')}`);
+    const http = {} as Record<ServerKind, ServerProcess>;
+    for (const kind of SERVER_KINDS) http[kind] = await servers.start(kind, `${kind} (HTTP)`);
+    const all = SERVER_KINDS.map((kind) => http[kind]);
+
+    if (has('a') || has('b')) {
+      progress('(a)(b) survey flows');
+      measured.shapes = flowShapes(config);
+      measured.flows = await measureFlows(all, measured.shapes, config, progress);
+    }
+
+    if (has('c')) {
+      progress('(c) state: seal + open in process, size on the wire');
+      measured.stateCodec = await measureStateCodecs({
+        flows: [1, 5, 20],
+        iterations: config.codecIterations,
+        repeats: config.runs,
+      });
+      const wire: PerServer<WireState> = {};
+      for (const server of all) wire[server.kind] = await measureWireState(server);
+      measured.wireState = wire;
+    }
+
+    if (has('d')) {
+      progress('(d) handshake era');
+      const options = { questions: 5, durationMs: config.handshakeMs, callTimeoutMs: 10_000 };
+      const rows: HandshakeResult[] = [];
+      for (const kind of ['parley', 'sdk'] as const) {
+        rows.push(await measureHandshake(kind, 'stdio', options));
+        rows.push(await measureHandshake(kind, 'http', options, http[kind]));
+      }
+      measured.handshake = rows;
+    }
+
+    if (has('e')) {
+      progress('(e) client driver overhead');
+      const questions = 5;
+      const missing = await parleyClientStatus();
+      const clients: ClientResults = {
+        status: 'ok',
+        server: 'parley',
+        questions,
+        costs: {
+          bare: await measureClient('bare', http.parley.url, questions, config.clientMs),
+          sdk: await measureClient('sdk', http.parley.url, questions, config.clientMs),
+        },
+        missing: missing ? [{ client: '@parley/client', reason: missing }] : [],
+      };
+      measured.clients = clients;
+    }
+
+    if (has('f')) {
+      progress(`(f) memory: ${config.flowsInFlight} modern flows in flight, then pending 2025-era questions`);
+      const modern: NonNullable<BenchResults['memory']>['modern'] = {};
+      for (const kind of ['parley', 'sdk'] as const) {
+        const fresh = await servers.start(kind, `${kind} (HTTP, memory)`);
+        modern[kind] = await measureModernMemory(fresh, config.flowsInFlight);
+        await fresh.stop();
+      }
+      const patient = await servers.start('parley', 'parley (HTTP, pending questions)', {
+        BENCH_QUESTION_TIMEOUT_MS: String(config.questionTimeoutMs),
+      });
+      const pending = await measurePendingMemory(
+        patient,
+        config.pendingSessions,
+        config.pendingPerSession,
+        config.questionTimeoutMs,
+      );
+      await patient.stop();
+      measured.memory = { modern, pending };
+    }
+
+    if (has('g')) {
+      const renderer: NotYet = {
+        status: 'not-yet',
+        reason: 'the lab renderer (packages/lab) has not landed yet, so there is nothing to render or weigh',
+      };
+      measured.renderer = renderer;
+    }
+
+    if (config.profileMs > 0 && (has('a') || has('b'))) {
+      progress('profiles of (a) at concurrency 16');
+      await mkdir(RESULTS_DIR, { recursive: true });
+      const profiles: PerServer<ServerProfile> = {};
+      for (const kind of ['parley', 'sdk'] as const) {
+        profiles[kind] = await profileServer(http[kind], config.profileMs, RESULTS_DIR, REPO_ROOT);
+      }
+      measured.profiles = profiles;
+    }
+  } finally {
+    await servers.stopAll();
+  }
+  const partial = {
+    ...measured,
+    format: 1 as const,
+    date,
+    config,
+    machine: { ...machine, loadAverageAtEnd: loadavg()[0]! },
+    serverLogs: servers.logs(),
+  };
+  return { ...partial, goals: checkGoals(partial) };
+}
+
+const parsed = parseConfig(process.argv.slice(2));
+if ('problem' in parsed) {
+  process.stderr.write(`${parsed.problem}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+if (process.argv.includes('--help')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const results = await run(parsed.config);
+const markdown = renderMarkdown(results);
+await mkdir(RESULTS_DIR, { recursive: true });
+await writeFile(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(new URL('../results/latest.md', import.meta.url), markdown);
+process.stdout.write(markdown);
+progress('Wrote bench/results/latest.json and bench/results/latest.md');

@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+
+export const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
+export type Workload = (typeof WORKLOADS)[number];
+
+/** How long and how much each workload runs. */
+export interface BenchConfig {
+  readonly quick: boolean;
+  readonly workloads: readonly Workload[];
+  /** (a), (b): measured runs per server (the median is reported), each `runMs` long, after `warmupMs`. */
+  readonly runs: number;
+  readonly runMs: number;
+  readonly warmupMs: number;
+  /** (c): flows timed per repeat of the in-process codec harness. */
+  readonly codecIterations: number;
+  /** (d): measuring time per server and transport. */
+  readonly handshakeMs: number;
+  /** (e): measuring time per client library. */
+  readonly clientMs: number;
+  /** (f): modern flows held in flight at once. */
+  readonly flowsInFlight: number;
+  /** (f): 2025-era sessions, and questions pending in each. */
+  readonly pendingSessions: number;
+  readonly pendingPerSession: number;
+  /** (f): the server's question timeout while questions are held. */
+  readonly questionTimeoutMs: number;
+  /** CPU profile of (a) at concurrency 16: how long, or 0 for none. */
+  readonly profileMs: number;
+}
+
+const FULL = {
+  runs: 5,
+  runMs: 5000,
+  warmupMs: 2000,
+  codecIterations: 2000,
+  handshakeMs: 4000,
+  clientMs: 4000,
+  flowsInFlight: 10_000,
+  pendingSessions: 10,
+  pendingPerSession: 100,
+  questionTimeoutMs: 15_000,
+  profileMs: 6000,
+};
+
+const QUICK: typeof FULL = {
+  runs: 3,
+  runMs: 700,
+  warmupMs: 500,
+  codecIterations: 200,
+  handshakeMs: 700,
+  clientMs: 700,
+  flowsInFlight: 2000,
+  pendingSessions: 2,
+  pendingPerSession: 100,
+  questionTimeoutMs: 5000,
+  profileMs: 1500,
+};
+
+export const USAGE = `Usage: npm run bench -- [--quick] [--only a,b,...] [--runs N] [--seconds S] [--no-profile]
+
+  --quick        shorter runs and smaller counts (under a minute)
+  --only         workloads to run, of ${WORKLOADS.join(', ')} (default: all)
+  --runs N       measured runs per server for (a) and (b) (default 5; quick 3)
+  --seconds S    length of each run (default 5; quick 0.7)
+  --no-profile   skip the CPU profiles of (a) at concurrency 16`;
+
+/** Reads the command line; `undefined` with a message when it cannot be understood. */
+export function parseConfig(argv: readonly string[]): { config: BenchConfig } | { problem: string } {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  const base = values.quick ? QUICK : FULL;
+  const workloads = values.only ? values.only.split(',').map((name) => name.trim()) : [...WORKLOADS];
+  const unknown = workloads.filter((name) => !(WORKLOADS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    return { problem: `Unknown workload ${unknown.join(', ')}; pick from ${WORKLOADS.join(', ')}.` };
+  const runs = values.runs === undefined ? base.runs : Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1)
+    return { problem: `--runs must be a whole number ≥ 1 (got ${values.runs}).` };
+  const seconds = values.seconds === undefined ? base.runMs / 1000 : Number(values.seconds);
+  if (!(seconds > 0)) return { problem: `--seconds must be a positive number (got ${values.seconds}).` };
+  return {
+    config: {
+      ...base,
+      quick: values.quick ?? false,
+      workloads: workloads as Workload[],
+      runs,
+      runMs: Math.round(seconds * 1000),
+      profileMs: values['no-profile'] ? 0 : base.profileMs,
+    },
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: 'boolean' },
+      only: { type: 'string' },
+      runs: { type: 'string' },
+      seconds: { type: 'string' },
+      'no-profile': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+}

@@ -1,0 +1,126 @@
+import type { CpuProfile } from './cpu-profile.js';
+import type { SourceLocator } from './source-location.js';
+
+/** One function's time: its own (self) or including everything it called (total). */
+export interface TimeRow {
+  readonly functionName: string;
+  /** `path:line` of the function's start, through source maps where they exist. */
+  readonly location: string;
+  readonly ms: number;
+  /** Share of the busy (non-idle) time. */
+  readonly percent: number;
+}
+
+export interface ProfileSummary {
+  /** Sampled time the process was not idle, in milliseconds. */
+  readonly busyMs: number;
+  /** The functions with the most self time. */
+  readonly topSelf: readonly TimeRow[];
+  /** The first-party functions (see `summarizeProfile`) with the most total time. */
+  readonly topTotal: readonly TimeRow[];
+  /** Busy time by where the code lives: a package name, `node:internal`, `gc`, `native`. */
+  readonly byOrigin: readonly { readonly origin: string; readonly ms: number; readonly percent: number }[];
+}
+
+const IDLE = new Set(['(idle)', '(root)']);
+
+/** Which package or runtime part a profile url belongs to. */
+export function originOf(url: string, functionName: string): string {
+  if (functionName === '(garbage collector)') return 'gc';
+  if (functionName === '(program)') return 'v8 (program)';
+  if (!url) return 'native';
+  if (url.startsWith('node:')) return 'node:internal';
+  const modules = url.lastIndexOf('/node_modules/');
+  if (modules >= 0) {
+    const [first, second] = url.slice(modules + '/node_modules/'.length).split('/');
+    return first?.startsWith('@') ? `${first}/${second}` : (first ?? url);
+  }
+  const workspace = /\/packages\/([^/]+)\//.exec(url);
+  if (workspace) return `@parley/${workspace[1]}`;
+  if (url.includes('/bench/')) return 'bench';
+  return url;
+}
+
+type Frame = CpuProfile['nodes'][number]['callFrame'];
+
+/** Adds up time per key, then lists the `limit` largest as rows. */
+class Tally {
+  readonly #rows = new Map<string, { functionName: string; location: string; us: number }>();
+
+  add(key: string, make: () => { functionName: string; location: string }, us: number): void {
+    const row = this.#rows.get(key) ?? { ...make(), us: 0 };
+    row.us += us;
+    this.#rows.set(key, row);
+  }
+
+  top(limit: number, share: (us: number) => number): TimeRow[] {
+    return [...this.#rows.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, limit)
+      .map((row) => ({
+        functionName: row.functionName,
+        location: row.location,
+        ms: row.us / 1000,
+        percent: share(row.us),
+      }));
+  }
+}
+
+/**
+ * Sums each function's time from the samples (time deltas, not hit counts, so uneven sampling
+ * is weighed right). Self time is per function; total time is listed only for functions whose
+ * origin is in `firstParty` (e.g. `@parley/server`), counting each function once per sample even
+ * when it recurses.
+ */
+export function summarizeProfile(
+  profile: CpuProfile,
+  locator: SourceLocator,
+  options: { readonly limit: number; readonly firstParty: readonly string[] },
+): ProfileSummary {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  const timeAt = new Map<number, number>();
+  // A sample's time is the gap to the next sample: delta i+1 belongs to sample i.
+  for (let i = 0; i < samples.length; i++) {
+    timeAt.set(samples[i]!, (timeAt.get(samples[i]!) ?? 0) + Math.max(0, deltas[i + 1] ?? 0));
+  }
+
+  const keyOf = (frame: Frame) => `${frame.functionName}\0${frame.url}\0${frame.lineNumber}`;
+  const describe = (frame: Frame) => () => ({
+    functionName: frame.functionName || '(anonymous)',
+    location: locator.locate(frame.url, frame.lineNumber, frame.columnNumber),
+  });
+  const self = new Tally();
+  const total = new Tally();
+  const origins = new Map<string, number>();
+  let busyUs = 0;
+  for (const [id, us] of timeAt) {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame || IDLE.has(frame.functionName)) continue;
+    busyUs += us;
+    const origin = originOf(frame.url, frame.functionName);
+    origins.set(origin, (origins.get(origin) ?? 0) + us);
+    self.add(keyOf(frame), describe(frame), us);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const caller = byId.get(at)!.callFrame;
+      const key = keyOf(caller);
+      if (seen.has(key) || !options.firstParty.includes(originOf(caller.url, caller.functionName))) continue;
+      seen.add(key);
+      total.add(key, describe(caller), us);
+    }
+  }
+  const share = (us: number) => (busyUs > 0 ? (100 * us) / busyUs : 0);
+  return {
+    busyMs: busyUs / 1000,
+    topSelf: self.top(options.limit, share),
+    topTotal: total.top(options.limit, share),
+    byOrigin: [...origins.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([origin, us]) => ({ origin, ms: us / 1000, percent: share(us) })),
+  };
+}

@@ -1,0 +1,169 @@
+import type { Release } from '../workloads/memory.js';
+import type { BenchResults, GoalCheck } from './results.js';
+
+type Measured = Omit<BenchResults, 'goals'>;
+
+const fixed = (value: number, digits = 1) => value.toFixed(digits);
+const waiting = (release: Release) =>
+  release.releasedInMs === undefined
+    ? `${release.handlersRunning} still waiting`
+    : `0 waiting after ${Math.round(release.releasedInMs)} ms`;
+
+function check(goal: string, target: string, measured: string, met: boolean, note?: string): GoalCheck {
+  return { goal, target, measured, met, ...(note !== undefined && { note }) };
+}
+
+function notMeasured(goal: string, target: string, why: string): GoalCheck {
+  return { goal, target, measured: '—', met: undefined, note: why };
+}
+
+/**
+ * The issue's goals, each a ratio or bound checked against numbers of this one run. A goal whose
+ * workload did not run (or cannot run yet) is listed as not measured, never as met.
+ */
+export function checkGoals(results: Measured): GoalCheck[] {
+  const goals: GoalCheck[] = [];
+  const c16 = results.flows?.['q1-c16'];
+  const parley = c16?.parley;
+  const sdk = c16?.sdk;
+  const floor = c16?.floor;
+
+  const vsSdk = 'Parley ≥ 2× the raw SDK flows/s, (a) c16';
+  if (parley && sdk) {
+    const ratio = parley.flowsPerSecond / sdk.flowsPerSecond;
+    goals.push(
+      check(
+        vsSdk,
+        '≥ 2.00×',
+        `${fixed(ratio, 2)}×`,
+        ratio >= 2,
+        ratio >= 2 ? undefined : `${fixed((2 / ratio - 1) * 100, 0)}% short`,
+      ),
+    );
+  } else goals.push(notMeasured(vsSdk, '≥ 2.00×', 'workload (a) not run'));
+
+  const vsFloor = 'Parley ≥ 50% of the bare floor flows/s, (a) c16';
+  if (parley && floor) {
+    const share = (100 * parley.flowsPerSecond) / floor.flowsPerSecond;
+    goals.push(
+      check(
+        vsFloor,
+        '≥ 50%',
+        `${fixed(share, 0)}%`,
+        share >= 50,
+        share >= 50 ? undefined : `${fixed(50 / share, 1)}× too slow`,
+      ),
+    );
+  } else goals.push(notMeasured(vsFloor, '≥ 50%', 'workload (a) not run'));
+
+  const p99 = 'Round p99 no worse than the raw SDK, (a) c16';
+  if (parley && sdk) {
+    const ok = parley.roundP99Ms <= sdk.roundP99Ms;
+    goals.push(
+      check(
+        p99,
+        `≤ ${fixed(sdk.roundP99Ms)} ms`,
+        `${fixed(parley.roundP99Ms)} ms`,
+        ok,
+        ok ? undefined : `${fixed(parley.roundP99Ms / sdk.roundP99Ms, 2)}× the SDK's`,
+      ),
+    );
+  } else goals.push(notMeasured(p99, '≤ the SDK', 'workload (a) not run'));
+
+  const replay = 'Parley CPU per round, 20-question flow ≤ 3× 1-question flow, (b)';
+  const one = results.flows?.['q1-c16']?.parley;
+  const twenty = results.flows?.['q20-c16']?.parley;
+  if (one && twenty) {
+    const ratio = twenty.cpuPerRoundUs / one.cpuPerRoundUs;
+    goals.push(
+      check(
+        replay,
+        '≤ 3.00×',
+        `${fixed(ratio, 2)}× (${fixed(twenty.cpuPerRoundUs, 0)} vs ${fixed(one.cpuPerRoundUs, 0)} µs)`,
+        ratio <= 3,
+      ),
+    );
+  } else goals.push(notMeasured(replay, '≤ 3.00×', 'workload (b) not run'));
+
+  const seal = 'Seal + open per round, (c)';
+  if (results.stateCodec && results.stateCodec.length > 0) {
+    const worst = results.stateCodec.reduce((a, b) => (b.parleyUs > a.parleyUs ? b : a));
+    const ok = worst.parleyUs <= 50;
+    goals.push(
+      check(
+        seal,
+        '≤ 50 µs',
+        `${fixed(worst.parleyUs)} µs (worst: ${worst.questions}-question flow)`,
+        ok,
+        ok ? undefined : `${fixed(worst.parleyUs / 50, 1)}× the bound`,
+      ),
+    );
+  } else goals.push(notMeasured(seal, '≤ 50 µs', 'workload (c) not run'));
+
+  const size = 'State size ≤ 200 + the answers’ own bytes, (c)';
+  const wire = results.wireState?.parley;
+  if (wire) {
+    const ok = wire.maxOverheadChars <= 200;
+    goals.push(
+      check(
+        size,
+        'overhead ≤ 200',
+        `overhead ${wire.maxOverheadChars} (state ${wire.stateChars.at(-1)} for ${wire.answerBytes.at(-1)} bytes of answers)`,
+        ok,
+        ok ? undefined : `${wire.maxOverheadChars - 200} over`,
+      ),
+    );
+  } else goals.push(notMeasured(size, 'overhead ≤ 200', 'workload (c) not run'));
+
+  const held = 'Modern flows in flight hold no server memory, (f)';
+  const modern = results.memory?.modern.parley;
+  if (modern) {
+    const perFlow = ((modern.inFlight.heapMb - modern.after.heapMb) * 2 ** 20) / modern.flows;
+    const ok = perFlow <= 100;
+    goals.push(
+      check(held, '≤ 100 B heap per flow', `${fixed(perFlow, 0)} B per flow (${modern.flows} flows)`, ok),
+    );
+  } else goals.push(notMeasured(held, '≤ 100 B heap per flow', 'workload (f) not run'));
+
+  const pending = results.memory?.pending;
+  const timedOut = '2025-era questions pending are all held, and released on timeout, (f)';
+  const disconnected = '2025-era questions released on disconnect (session end; dropped connection), (f)';
+  if (pending) {
+    const all = pending.pending.handlersRunning === pending.questions;
+    const byTimeout = pending.afterTimeout.releasedInMs !== undefined;
+    goals.push(
+      check(
+        timedOut,
+        `${pending.questions} held, then 0`,
+        `${pending.pending.handlersRunning} held; ${waiting(pending.afterTimeout)} after the timeout`,
+        all && byTimeout,
+        all
+          ? undefined
+          : `only ${pending.pending.handlersRunning} were pending at once (asking took ${fixed(pending.setupMs / 1000)} s)`,
+      ),
+    );
+    const byEnd = pending.afterSessionEnd.releasedInMs !== undefined;
+    const byDrop = pending.afterDrop.releasedInMs !== undefined;
+    goals.push(
+      check(
+        disconnected,
+        '0 waiting soon after',
+        `session end: ${waiting(pending.afterSessionEnd)}; dropped: ${waiting(pending.afterDrop)}`,
+        byEnd && byDrop,
+        byDrop ? undefined : 'a dropped connection leaves its questions waiting until the question timeout',
+      ),
+    );
+  } else {
+    goals.push(notMeasured(timedOut, 'all released', 'workload (f) not run'));
+    goals.push(notMeasured(disconnected, 'all released', 'workload (f) not run'));
+  }
+
+  const renderer = results.renderer;
+  for (const [goal, target] of [
+    ['Form renderer size, min + gzip, (g)', '≤ 15 KB'],
+    ['20-field form render time in Chromium, (g)', '≤ 16 ms'],
+  ] as const) {
+    goals.push(notMeasured(goal, target, renderer?.reason ?? 'workload (g) not run'));
+  }
+  return goals;
+}

@@ -1,0 +1,250 @@
+import { SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
+import type { LoadSummary, PerServer } from '../workloads/flows.js';
+import type { MemoryReading, Release } from '../workloads/memory.js';
+import type { ServerProfile } from '../workloads/profile.js';
+import { markdownTable } from './markdown-table.js';
+import type { BenchResults } from './results.js';
+
+const NAMES: Record<ServerKind, string> = { parley: 'Parley', sdk: 'raw SDK', floor: 'bare floor' };
+const n0 = (value: number) => Math.round(value).toLocaleString('en-US');
+const n1 = (value: number) => value.toFixed(1);
+const n2 = (value: number) => value.toFixed(2);
+const mb = (value: number) => value.toFixed(1);
+
+function machineLine(results: BenchResults): string {
+  const { machine, config } = results;
+  return (
+    `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); ` +
+    `load average ${n1(machine.loadAverageAtStart)} at start, ${n1(machine.loadAverageAtEnd)} at end. ` +
+    `${results.date}${config.quick ? ', **--quick**' : ''}; medians of ${config.runs} runs of ${config.runMs / 1000} s after ${config.warmupMs / 1000} s warm-up.`
+  );
+}
+
+function goalsTable(results: BenchResults): string {
+  const met = (value: boolean | undefined) =>
+    value === undefined ? 'not measured' : value ? '**met**' : '**missed**';
+  return markdownTable(
+    ['Goal', 'Target', 'Measured', 'Status', 'Note'],
+    results.goals.map((goal) => [goal.goal, goal.target, goal.measured, met(goal.met), goal.note ?? '']),
+  );
+}
+
+function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string {
+  const c1 = flows['q1-c1'];
+  const c16 = flows['q1-c16'];
+  const sdk = c16?.sdk?.flowsPerSecond;
+  const floor = c16?.floor?.flowsPerSecond;
+  const rows = SERVER_KINDS.filter((kind) => c1?.[kind] || c16?.[kind]).map((kind) => {
+    const one = c1?.[kind];
+    const many = c16?.[kind];
+    return [
+      NAMES[kind],
+      one ? n0(one.flowsPerSecond) : '—',
+      one ? `${n2(one.roundP50Ms)} / ${n2(one.roundP99Ms)}` : '—',
+      many ? n0(many.flowsPerSecond) : '—',
+      many ? `${n2(many.roundP50Ms)} / ${n2(many.roundP99Ms)}` : '—',
+      many && sdk ? `${n2(many.flowsPerSecond / sdk)}×` : '—',
+      many && floor ? `${n0((100 * many.flowsPerSecond) / floor)}%` : '—',
+    ];
+  });
+  return markdownTable(
+    [
+      'Server',
+      'c1 flows/s',
+      'c1 round p50 / p99 ms',
+      'c16 flows/s',
+      'c16 round p50 / p99 ms',
+      'c16 vs raw SDK',
+      'c16 vs floor',
+    ],
+    rows,
+  );
+}
+
+function cpuTable(flows: Record<string, PerServer<LoadSummary>>, questions: readonly number[]): string {
+  const rows = SERVER_KINDS.map((kind) => {
+    const cells = questions.map((q) => flows[`q${q}-c16`]?.[kind]);
+    if (cells.every((cell) => !cell)) return undefined;
+    const first = cells[0];
+    const last = cells.at(-1);
+    return [
+      NAMES[kind],
+      ...cells.map((cell) => (cell ? n0(cell.cpuPerFlowUs) : '—')),
+      ...cells.map((cell) => (cell ? n0(cell.cpuPerRoundUs) : '—')),
+      first && last ? `${n2(last.cpuPerRoundUs / first.cpuPerRoundUs)}×` : '—',
+    ];
+  }).filter((row): row is string[] => row !== undefined);
+  return markdownTable(
+    [
+      'Server',
+      ...questions.map((q) => `µs/flow, ${q}q`),
+      ...questions.map((q) => `µs/round, ${q}q`),
+      `round ${questions.at(-1)}q ÷ ${questions[0]}q`,
+    ],
+    rows,
+  );
+}
+
+function stateTables(results: BenchResults): string {
+  const parts: string[] = [];
+  if (results.stateCodec) {
+    parts.push(
+      markdownTable(
+        ['Flow', 'Parley seal + open, µs/round', 'raw SDK mint + verify, µs/round'],
+        results.stateCodec.map((row) => [`${row.questions} question(s)`, n1(row.parleyUs), n1(row.sdkUs)]),
+      ),
+    );
+  }
+  if (results.wireState) {
+    const at = [0, 1, 4, 19];
+    parts.push(
+      markdownTable(
+        [
+          'Server',
+          ...at.map((k) => `state after ${k} answers`),
+          'chars per answer',
+          'max overhead beyond the answers',
+        ],
+        SERVER_KINDS.filter((kind) => results.wireState?.[kind]).map((kind) => {
+          const wire = results.wireState![kind]!;
+          return [
+            NAMES[kind],
+            ...at.map((k) => `${wire.stateChars[k] ?? '—'} (answers ${wire.answerBytes[k] ?? '—'})`),
+            n1(wire.charsPerAnswer),
+            String(wire.maxOverheadChars),
+          ];
+        }),
+      ),
+    );
+  }
+  return parts.join('\n\n');
+}
+
+function handshakeTable(results: BenchResults): string {
+  return markdownTable(
+    ['Server', 'Transport', 'Round p50 / p99 ms', 'Calls'],
+    (results.handshake ?? []).map((row) => [
+      NAMES[row.server],
+      row.transport === 'http' ? 'HTTP sessions' : 'stdio',
+      row.status === 'ok'
+        ? `${n2(row.roundP50Ms!)} / ${n2(row.roundP99Ms!)}`
+        : `**cannot**: ${(row.reason ?? '').replace(/\|/g, '\\|')}`,
+      row.status === 'ok' ? String(row.calls) : '—',
+    ]),
+  );
+}
+
+function clientTable(results: BenchResults): string {
+  const clients = results.clients;
+  if (!clients) return '';
+  if (clients.status !== 'ok') return `Not measured yet: ${clients.reason}`;
+  const bare = clients.costs.bare;
+  const names: Record<string, string> = {
+    bare: 'bench bare loop (floor)',
+    sdk: 'raw SDK Client',
+    parley: '@parley/client',
+  };
+  const table = markdownTable(
+    ['Client', 'client CPU µs/round', 'overhead vs bare loop, µs/round', 'wall ms/round'],
+    Object.entries(clients.costs).map(([kind, cost]) => [
+      names[kind] ?? kind,
+      n0(cost.cpuPerRoundUs),
+      bare ? n0(cost.cpuPerRoundUs - bare.cpuPerRoundUs) : '—',
+      n2(cost.wallPerRoundMs),
+    ]),
+  );
+  const missing = clients.missing
+    .map((entry) => `\n\n${entry.client}: not measured yet (${entry.reason}).`)
+    .join('');
+  return `${clients.questions}-question flows against the ${NAMES[clients.server]} server.\n\n${table}${missing}`;
+}
+
+function memoryTables(results: BenchResults): string {
+  const memory = results.memory;
+  if (!memory) return '';
+  const cell = (reading: MemoryReading) => `${mb(reading.heapMb)} / ${mb(reading.rssMb)}`;
+  const modern = markdownTable(
+    ['Server', 'Flows', 'heap / RSS MB before', 'with all in flight', 'after all complete'],
+    SERVER_KINDS.filter((kind) => memory.modern[kind]).map((kind) => {
+      const row = memory.modern[kind]!;
+      return [NAMES[kind], n0(row.flows), cell(row.before), cell(row.inFlight), cell(row.after)];
+    }),
+  );
+  const p = memory.pending;
+  const released = (release: Release) => [
+    release.releasedInMs === undefined
+      ? `${release.handlersRunning} (still waiting)`
+      : `0 (released in ${n0(release.releasedInMs)} ms)`,
+    cell(release),
+  ];
+  const pending = markdownTable(
+    ['Moment (Parley, HTTP sessions)', 'questions waiting', 'heap / RSS MB'],
+    [
+      ['before', String(p.before.handlersRunning), cell(p.before)],
+      [
+        `${p.questions} questions asked (took ${n1(p.setupMs / 1000)} s)`,
+        String(p.pending.handlersRunning),
+        cell(p.pending),
+      ],
+      [`after the ${p.timeoutMs / 1000} s question timeout`, ...released(p.afterTimeout)],
+      ['pending again, then every client ended its session (DELETE)', ...released(p.afterSessionEnd)],
+      ['pending again, then every client dropped its connections', ...released(p.afterDrop)],
+    ],
+  );
+  return `${modern}\n\n${pending}`;
+}
+
+function profileSection(kind: ServerKind, profile: ServerProfile): string {
+  const rows = (list: ServerProfile['topSelf']) =>
+    list.slice(0, 10).map((row) => [`\`${row.functionName}\``, `\`${row.location}\``, `${n1(row.percent)}%`]);
+  const origins = profile.byOrigin
+    .slice(0, 8)
+    .map((row) => `${row.origin} ${n0(row.percent)}%`)
+    .join(', ');
+  return [
+    `**${NAMES[kind]}** (${n0(profile.busyMs)} ms busy; by origin: ${origins}; profile: \`${profile.file}\`)`,
+    '',
+    markdownTable(['Top self time', 'Where', 'Share of busy'], rows(profile.topSelf)),
+    '',
+    markdownTable(['Top total time (own code)', 'Where', 'Share of busy'], rows(profile.topTotal)),
+  ].join('\n');
+}
+
+/** The run as markdown: the machine, the goals, and one table per workload. */
+export function renderMarkdown(results: BenchResults): string {
+  const sections: string[] = [`Machine: ${machineLine(results)}`, '### Goals', goalsTable(results)];
+  if (results.flows) {
+    sections.push('### (a) Two-round flow (one question)', throughputTable(results.flows));
+    const questions = [1, 5, 20].filter((q) => results.flows?.[`q${q}-c16`]);
+    if (questions.length > 1) {
+      sections.push(
+        '### (b) Server CPU per flow and per round (concurrency 16)',
+        cpuTable(results.flows, questions),
+      );
+    }
+  }
+  if (results.stateCodec || results.wireState)
+    sections.push('### (c) State: seal + open, and size on the wire', stateTables(results));
+  if (results.handshake)
+    sections.push('### (d) Handshake era (2025 client, one question per leg)', handshakeTable(results));
+  if (results.clients) sections.push('### (e) Client driver overhead', clientTable(results));
+  if (results.memory) sections.push('### (f) Server memory (after a full GC)', memoryTables(results));
+  if (results.renderer)
+    sections.push('### (g) Form renderer', `Not measured yet: ${results.renderer.reason}`);
+  if (results.profiles) {
+    sections.push('### Profiles of (a) at concurrency 16');
+    for (const kind of SERVER_KINDS) {
+      const profile = results.profiles[kind];
+      if (profile) sections.push(profileSection(kind, profile));
+    }
+  }
+  if (results.serverLogs.length > 0) {
+    sections.push(
+      '### Server stderr',
+      results.serverLogs
+        .map((log) => `- ${log.server}: ${log.lines} lines, first: \`${(log.first[0] ?? '').slice(0, 200)}\``)
+        .join('\n'),
+    );
+  }
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,63 @@
+import type { ClientCost, ClientKind } from '../clients/kinds.js';
+import type { BenchConfig } from '../config.js';
+import type { Machine } from '../machine.js';
+import type { ServerKind } from '../servers/kinds.js';
+import type { ServerLog } from '../servers/spawn.js';
+import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
+import type { HandshakeResult } from '../workloads/handshake.js';
+import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
+import type { ServerProfile } from '../workloads/profile.js';
+import type { CodecTiming } from '../workloads/state-codec.js';
+import type { WireState } from '../workloads/state-wire.js';
+
+/** A workload that could not run yet, and why. */
+export interface NotYet {
+  readonly status: 'not-yet';
+  readonly reason: string;
+}
+
+export interface ClientResults {
+  readonly status: 'ok';
+  readonly server: ServerKind;
+  readonly questions: number;
+  readonly costs: { readonly [K in ClientKind]?: ClientCost };
+  /** Client libraries that are not measured yet, and why. */
+  readonly missing: readonly { readonly client: string; readonly reason: string }[];
+}
+
+/** One goal of the issue, checked against numbers from this run. */
+export interface GoalCheck {
+  readonly goal: string;
+  readonly target: string;
+  readonly measured: string;
+  /** `undefined`: not measured in this run. */
+  readonly met: boolean | undefined;
+  /** How far from the target, or why it was not measured. */
+  readonly note?: string;
+}
+
+/** Everything one `npm run bench` measured: the content of bench/results/latest.json. */
+export interface BenchResults {
+  readonly format: 1;
+  readonly date: string;
+  readonly machine: Machine & { readonly loadAverageAtEnd: number };
+  readonly config: BenchConfig;
+  /** (a) and (b), keyed by flow shape (`q<questions>-c<concurrency>`). */
+  readonly flows?: Record<string, PerServer<LoadSummary>>;
+  readonly shapes?: readonly FlowShape[];
+  /** (c) */
+  readonly stateCodec?: readonly CodecTiming[];
+  readonly wireState?: PerServer<WireState>;
+  /** (d) */
+  readonly handshake?: readonly HandshakeResult[];
+  /** (e) */
+  readonly clients?: ClientResults | NotYet;
+  /** (f) */
+  readonly memory?: { readonly modern: PerServer<ModernMemory>; readonly pending: PendingMemory };
+  /** (g) */
+  readonly renderer?: NotYet;
+  readonly profiles?: PerServer<ServerProfile>;
+  /** Servers that wrote to stderr during the run (normally none), with what they wrote first. */
+  readonly serverLogs: readonly (ServerLog & { readonly server: string })[];
+  readonly goals: readonly GoalCheck[];
+}

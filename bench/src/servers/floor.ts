@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ANSWER_SCHEMA, answerOf, keyOf, messageOf, questionCount, resultText } from '../survey.js';
+import type { RunningHttp } from './sdk.js';
+import { sideChannel } from './side-channel.js';
+
+/**
+ * The bare floor: plain node:http answering the survey with precomputed result bytes. It still
+ * reads and parses every body and echoes the request id, so it is an honest lower bound for "an
+ * HTTP server that answers these JSON-RPC messages", not a static file server.
+ */
+
+const STATE_PREFIX = 'floor.';
+// Comparable in size to a real sealed state, so the floor moves a similar number of bytes.
+const STATE_PADDING = 'x'.repeat(120);
+
+const results = new Map<string, string>();
+
+/** The `result` JSON after `answered` questions of a flow of `count` (computed once, then reused). */
+function resultBytes(count: number, answered: number): string {
+  const cacheKey = `${count}:${answered}`;
+  let bytes = results.get(cacheKey);
+  if (bytes === undefined) {
+    const result =
+      answered === count
+        ? {
+            resultType: 'complete',
+            content: [
+              { type: 'text', text: resultText(Array.from({ length: count }, (_, i) => answerOf(i))) },
+            ],
+          }
+        : {
+            resultType: 'input_required',
+            inputRequests: {
+              [keyOf(answered)]: {
+                method: 'elicitation/create',
+                params: { mode: 'form', message: messageOf(answered, count), requestedSchema: ANSWER_SCHEMA },
+              },
+            },
+            requestState: `${STATE_PREFIX}${answered}.${STATE_PADDING}`,
+          };
+    bytes = JSON.stringify(result);
+    results.set(cacheKey, bytes);
+  }
+  return bytes;
+}
+
+/** How many questions a presented floor state says are answered once this retry is counted. */
+function answeredAfter(state: unknown): number | undefined {
+  if (state === undefined) return 0;
+  if (typeof state !== 'string' || !state.startsWith(STATE_PREFIX)) return undefined;
+  const asked = Number.parseInt(state.slice(STATE_PREFIX.length), 10);
+  return Number.isInteger(asked) ? asked + 1 : undefined;
+}
+
+interface Envelope {
+  id?: unknown;
+  params?: { arguments?: unknown; requestState?: unknown };
+}
+
+function answer(body: string, res: ServerResponse): void {
+  let message: Envelope;
+  try {
+    message = JSON.parse(body) as Envelope;
+  } catch {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}');
+    return;
+  }
+  const id = JSON.stringify(message.id ?? null);
+  const count = questionCount(message.params?.arguments);
+  const answered = answeredAfter(message.params?.requestState);
+  if (count === undefined || answered === undefined || answered > count) {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(`{"jsonrpc":"2.0","id":${id},"error":{"code":-32602,"message":"Invalid params"}}`);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(`{"jsonrpc":"2.0","id":${id},"result":${resultBytes(count, answered)}}`);
+}
+
+function route(req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const side = sideChannel(url);
+  if (side) {
+    void side.then(
+      (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      (error: Error) => res.writeHead(500).end(error.message),
+    );
+    return;
+  }
+  if (url.pathname !== '/mcp' || req.method !== 'POST') {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => answer(Buffer.concat(chunks).toString(), res));
+}
+
+/** Serves the floor on loopback HTTP. */
+export async function listenFloor(): Promise<RunningHttp> {
+  const http = createServer(route);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    http,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { ask, createServer, type Listening, type ParleyServer } from '@parley/server';
+import * as z from 'zod/v4';
+import { keyOf, MAX_QUESTIONS, messageOf, resultText, TOOL } from '../survey.js';
+import { BENCH_KEY_BASE64 } from './bench-key.js';
+import { countRunning, sideChannel } from './side-channel.js';
+
+export interface ParleyBenchOptions {
+  /** How long a 2025-era question waits for its answer (Parley's `questionTimeoutMs`). */
+  readonly questionTimeoutMs?: number;
+}
+
+/** The survey tool written with Parley: one linear loop of `ctx.elicit`, on both eras. */
+export function parleySurveyServer(options: ParleyBenchOptions = {}): ParleyServer {
+  const server = createServer({
+    name: 'bench-parley',
+    version: '0.1.0',
+    state: { keys: `bench:${BENCH_KEY_BASE64}` },
+    maxRounds: MAX_QUESTIONS,
+    ...(options.questionTimeoutMs !== undefined && { questionTimeoutMs: options.questionTimeoutMs }),
+  });
+  const question = ask.form({ answer: ask.text() });
+  server.tool(
+    TOOL,
+    {
+      description: 'Asks the given number of questions, one per round',
+      input: z.object({ questions: z.number().int().min(1).max(MAX_QUESTIONS) }),
+    },
+    ({ questions }, ctx) =>
+      countRunning(async () => {
+        const answers: string[] = [];
+        for (let index = 0; index < questions; index++) {
+          const reply = await ctx.elicit(messageOf(index, questions), question, { key: keyOf(index) });
+          if (reply.action !== 'accept') return `Stopped at question ${index + 1} (${reply.action}).`;
+          answers.push(reply.value.answer);
+        }
+        return resultText(answers);
+      }),
+  );
+  return server;
+}
+
+/** Serves the Parley survey on loopback HTTP with `server.listen`, plus the bench side channel. */
+export function listenParley(options: ParleyBenchOptions = {}): Promise<Listening> {
+  return parleySurveyServer(options).listen({
+    port: 0,
+    routes: async (request) => {
+      const answer = sideChannel(new URL(request.url));
+      return answer && new Response(await answer, { headers: { 'content-type': 'application/json' } });
+    },
+  });
+}

@@ -1,0 +1,63 @@
+import { startProfiling, stopProfiling } from './profiler.js';
+
+/**
+ * The side channel every benchmark server answers beside its MCP endpoint, measured inside the
+ * server process so the load generator's cost never mixes in:
+ *
+ * - `GET /stats` (`?gc=1` collects garbage first): CPU time, memory, running handlers;
+ * - `GET /profile/start?interval=<µs>` and `GET /profile/stop` (answers the `.cpuprofile`).
+ */
+
+export interface ServerStats {
+  /** process.cpuUsage(), microseconds since the process started. */
+  readonly cpu: { readonly user: number; readonly system: number };
+  /** process.memoryUsage(), bytes. */
+  readonly memory: { readonly rss: number; readonly heapUsed: number; readonly external: number };
+  /** Tool handlers running right now (on the 2025 eras: questions waiting for an answer). */
+  readonly handlersRunning: number;
+}
+
+let running = 0;
+
+/** Counts a tool handler as running until `work` settles. */
+export async function countRunning<T>(work: () => Promise<T>): Promise<T> {
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+  }
+}
+
+/** The side channel's JSON answer for `url`, or `undefined` when the path is not one of its routes. */
+export function sideChannel(url: URL): Promise<string> | undefined {
+  switch (url.pathname) {
+    case '/stats':
+      return Promise.resolve(statsJson(url));
+    case '/profile/start':
+      return startProfiling(Number(url.searchParams.get('interval') ?? 250)).then(() => '{}');
+    case '/profile/stop':
+      return stopProfiling();
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The stats as JSON text. `?gc=1` runs a full garbage collection first (servers are started with
+ * --expose-gc), so memory readings show what is retained rather than what is not yet collected.
+ */
+function statsJson(url: URL): string {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (url.searchParams.get('gc') === '1' && gc) {
+    gc();
+    gc();
+  }
+  const { rss, heapUsed, external } = process.memoryUsage();
+  const stats: ServerStats = {
+    cpu: process.cpuUsage(),
+    memory: { rss, heapUsed, external },
+    handlersRunning: running,
+  };
+  return JSON.stringify(stats);
+}

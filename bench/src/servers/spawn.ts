@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { get } from 'node:http';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { ServerKind } from './kinds.js';
+import type { ServerStats } from './side-channel.js';
+
+export const SERVER_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+export interface SpawnOptions {
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** What a server wrote to stderr: a count and the first few lines, for the report. */
+export interface ServerLog {
+  readonly lines: number;
+  readonly first: readonly string[];
+}
+
+const LOG_LINES_KEPT = 5;
+
+/** A benchmark server running in its own process, reachable over loopback HTTP. */
+export class ServerProcess {
+  readonly kind: ServerKind;
+  readonly url: string;
+  readonly #child: ChildProcess;
+  readonly #exited: Promise<unknown>;
+  readonly #log = { lines: 0, first: [] as string[] };
+
+  private constructor(kind: ServerKind, url: string, child: ChildProcess) {
+    this.kind = kind;
+    this.url = url;
+    this.#child = child;
+    this.#exited = once(child, 'exit');
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      this.#log.lines++;
+      if (this.#log.first.length < LOG_LINES_KEPT) this.#log.first.push(line);
+    });
+  }
+
+  /** What the server has written to stderr so far (kept off the console so the table stays readable). */
+  get log(): ServerLog {
+    return { lines: this.#log.lines, first: [...this.#log.first] };
+  }
+
+  /** Starts `kind` and waits until it prints its URL. */
+  static async start(kind: ServerKind, options: SpawnOptions = {}): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ['--expose-gc', SERVER_MAIN, kind], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
+    });
+    const lines = createInterface({ input: child.stdout! });
+    const failed = once(child, 'exit').then(([code]) => {
+      throw new Error(`The ${kind} server exited (code ${code}) before it printed its URL.`);
+    });
+    const [line] = (await Promise.race([once(lines, 'line'), failed])) as [string];
+    lines.close();
+    const { url } = JSON.parse(line) as { url: string };
+    return new ServerProcess(kind, url, child);
+  }
+
+  /** The server's own CPU and memory; `gc` collects garbage first. */
+  async stats(options: { gc?: boolean } = {}): Promise<ServerStats> {
+    return JSON.parse(await this.#side(options.gc ? '/stats?gc=1' : '/stats')) as ServerStats;
+  }
+
+  /** Starts the V8 CPU profiler inside the server (sampling every `intervalUs` microseconds). */
+  async startProfile(intervalUs = 250): Promise<void> {
+    await this.#side(`/profile/start?interval=${intervalUs}`);
+  }
+
+  /** Stops the profiler and returns the `.cpuprofile` JSON text. */
+  stopProfile(): Promise<string> {
+    return this.#side('/profile/stop');
+  }
+
+  // A fresh connection per call (no pool shared with the clients under test), so a workload that
+  // drops connections never takes the side channel down with it.
+  #side(path: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      get(new URL(path, this.url), { agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString();
+          if (res.statusCode === 200) resolve(body);
+          else reject(new Error(`${this.kind} ${path} answered HTTP ${res.statusCode}: ${body}`));
+        });
+      }).on('error', reject);
+    });
+  }
+
+  /** Stops the server and waits for its process to exit. */
+  async stop(): Promise<void> {
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGTERM');
+    await this.#exited;
+  }
+}
+
+/** Total CPU time in microseconds between two readings. */
+export function cpuMicros(before: ServerStats, after: ServerStats): number {
+  return after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+}

@@ -1,0 +1,52 @@
+/**
+ * CPU profiles of workload (a) at concurrency 16: which functions of each server spend the time.
+ * The server's own V8 profiler (the one `node --cpu-prof` uses) runs only while the measured load
+ * runs, after warm-up. The `.cpuprofile` files land in bench/results/ (kept out of git); open them
+ * in Chrome DevTools or VS Code for the full picture.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runLoad } from '../load/run-load.js';
+import { isCpuProfile } from '../profile/cpu-profile.js';
+import { type ProfileSummary, summarizeProfile } from '../profile/self-time.js';
+import { SourceLocator } from '../profile/source-location.js';
+import type { ServerKind } from '../servers/kinds.js';
+import type { ServerProcess } from '../servers/spawn.js';
+
+/** Whose functions count as the server's own code, for total (inclusive) time. */
+const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
+  parley: ['@parley/server', '@parley/core'],
+  sdk: ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
+  floor: ['bench'],
+};
+
+export interface ServerProfile extends ProfileSummary {
+  /** The profile file, relative to the repository root. */
+  readonly file: string;
+}
+
+/** Profiles a warmed-up server under (a) at concurrency 16, and summarizes where its time went. */
+export async function profileServer(
+  server: ServerProcess,
+  durationMs: number,
+  resultsDir: string,
+  repoRoot: string,
+): Promise<ServerProfile> {
+  const name = `${server.kind}-a-c16.cpuprofile`;
+  await server.startProfile();
+  let text: string;
+  try {
+    await runLoad(server, { questions: 1, concurrency: 16, durationMs });
+  } finally {
+    text = await server.stopProfile();
+  }
+  const path = join(resultsDir, name);
+  await writeFile(path, text);
+  const profile: unknown = JSON.parse(text);
+  if (!isCpuProfile(profile)) throw new Error(`${server.kind} answered something that is not a CPU profile.`);
+  const summary = summarizeProfile(profile, new SourceLocator(repoRoot), {
+    limit: 15,
+    firstParty: FIRST_PARTY[server.kind],
+  });
+  return { ...summary, file: join('bench', 'results', name) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Workload (c), in process: what sealing and opening a round's `requestState` costs.
+ *
+ * `StateCodec` is internal to @parley/server, so this harness reaches into the built
+ * `packages/server/dist` for measurement only (nothing else in the project does that). The raw
+ * SDK's public `createRequestStateCodec` is timed the same way for comparison.
+ */
+import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import { KeyRing } from '@parley/core/seal';
+import { nodeAead } from '../../../packages/server/dist/state/node-aead.js';
+import type { JournalEntry, RoundState } from '../../../packages/server/dist/state/round-state.js';
+import { StateCodec } from '../../../packages/server/dist/state/state-codec.js';
+import { BENCH_KEY, BENCH_KEY_BASE64 } from '../servers/bench-key.js';
+import { median } from '../stats.js';
+import { answerOf, TOOL } from '../survey.js';
+
+export interface CodecTiming {
+  /** Questions in the flow; each round opens the last state and seals the next. */
+  readonly questions: number;
+  /** Median over repeats of the mean seal + open time per round of the flow, in microseconds. */
+  readonly parleyUs: number;
+  readonly sdkUs: number;
+}
+
+export interface CodecOptions {
+  readonly flows: readonly number[];
+  /** Flows timed per repeat. */
+  readonly iterations: number;
+  readonly repeats: number;
+}
+
+/** The state Parley holds after `answered` answers of the survey (journal entries like the server's). */
+function parleyState(answered: number): RoundState {
+  const journal: JournalEntry[] = Array.from({ length: answered }, (_, i) => [
+    2_000_000_000 + i,
+    { a: { answer: answerOf(i) } },
+  ]);
+  return { rounds: answered + 1, journal, pending: { fingerprint: 3_000_000_000 + answered, tries: 0 } };
+}
+
+async function timeFlows(iterations: number, questions: number, round: (answered: number) => Promise<void>) {
+  for (let answered = 0; answered < questions; answered++) await round(answered); // warm
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) {
+    for (let answered = 0; answered < questions; answered++) await round(answered);
+  }
+  return Number(process.hrtime.bigint() - started) / 1e3 / (iterations * questions);
+}
+
+/** Times seal + open per round for flows of each length, for Parley's codec and the SDK's. */
+export async function measureStateCodecs(options: CodecOptions): Promise<CodecTiming[]> {
+  const ring = await KeyRing.create(KeyRing.parse(`bench:${BENCH_KEY_BASE64}`), { backend: nodeAead });
+  const parley = new StateCodec(ring, { ttlSeconds: 600, maxChars: 16_384, clockSkewSeconds: 30 });
+  const sdk = createRequestStateCodec<{ answers: string[] }>({
+    key: BENCH_KEY,
+    ttlSeconds: 600,
+    bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+  });
+  // The two fields the bench's bind callback reads; the rest of a ServerContext is not touched.
+  const ctx = { mcpReq: { method: 'tools/call' }, http: undefined } as unknown as ServerContext;
+
+  const timings: CodecTiming[] = [];
+  for (const questions of options.flows) {
+    const binding = {
+      server: 'bench-parley',
+      method: 'tools/call' as const,
+      target: TOOL,
+      args: { questions },
+      principal: undefined,
+    };
+    const parleyRuns: number[] = [];
+    const sdkRuns: number[] = [];
+    for (let repeat = 0; repeat < options.repeats; repeat++) {
+      parleyRuns.push(
+        await timeFlows(options.iterations, questions, async (answered) => {
+          const opened = await parley.open(await parley.seal(parleyState(answered), binding), binding);
+          if (!opened.ok) throw new Error(`Parley's codec refused its own state: ${opened.reason}.`);
+        }),
+      );
+      sdkRuns.push(
+        await timeFlows(options.iterations, questions, async (answered) => {
+          const answers = Array.from({ length: answered }, (_, i) => answerOf(i));
+          await sdk.verify(await sdk.mint({ answers }, ctx), ctx);
+        }),
+      );
+    }
+    timings.push({ questions, parleyUs: median(parleyRuns), sdkUs: median(sdkRuns) });
+  }
+  return timings;
+}
