@@ -137,7 +137,11 @@ export interface ParleyContext {
    * const linked = await ctx.elicitUrl<{ account: string }>('Connect your store account', { flow: 'store-account' });
    * if (linked.action === 'accept') return `Connected as ${linked.value.account}`;
    */
-  elicitUrl<T extends Json = Json>(message: string, target: FlowTarget, options?: ElicitOptions): Promise<ElicitOutcome<T>>;
+  elicitUrl<T extends Json = Json>(
+    message: string,
+    target: FlowTarget,
+    options?: ElicitOptions,
+  ): Promise<ElicitOutcome<T>>;
   /**
    * Runs a side effect or a non-deterministic read once per logical call. Its JSON result is
    * remembered across rounds, so replay never repeats it.

@@ -49,7 +49,10 @@ export function checkReply(item: AskItem, reply: unknown): CheckedReply {
 }
 
 /** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */
-function describeErrors(question: PreparedQuestion<unknown>, errors: readonly { field: string; message: string }[]): string {
+function describeErrors(
+  question: PreparedQuestion<unknown>,
+  errors: readonly { field: string; message: string }[],
+): string {
   const titles = new Map(listFields(question.schema).map((field) => [field.name, field.title]));
   return errors
     .map(({ field, message }) => {

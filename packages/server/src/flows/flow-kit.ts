@@ -115,7 +115,9 @@ export class FlowKit {
 
   #origin(): string {
     if (this.#base === undefined) {
-      throw new TypeError('URL flows need flows.publicUrl when the server is not served with server.listen().');
+      throw new TypeError(
+        'URL flows need flows.publicUrl when the server is not served with server.listen().',
+      );
     }
     return this.#base;
   }

@@ -1,4 +1,5 @@
 import {
+  type AuthInfo,
   type InputRequiredResult,
   inputRequired,
   MissingRequiredClientCapabilityError,
@@ -27,6 +28,16 @@ export interface CallSpec {
 /** The era a serving unit was built for (the SDK's names). */
 export type ServingEra = 'modern' | 'legacy';
 
+/** What a handler's call learns from the connection it arrived on. */
+export interface ServingUnit {
+  /** The user a stdio connection acts for. */
+  readonly localUser?: string | undefined;
+  /** Auth info kept beside the request (the shared modern connection carries it out of band). */
+  readonly authOf?: ((sdk: ServerContext) => AuthInfo | undefined) | undefined;
+  /** Told when a request handler starts (the shared modern connection maps errors to HTTP statuses by it). */
+  readonly onDispatch?: ((sdk: ServerContext) => void) | undefined;
+}
+
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
@@ -50,13 +61,11 @@ export async function runCall<R>(
   sdkServer: Server,
   call: CallSpec,
   invoke: (ctx: ParleyContext) => Promise<R>,
-  localUser?: string,
+  unit: ServingUnit,
 ): Promise<R | InputRequiredResult> {
-  const principal = app.principalOf(sdk.http?.authInfo) ?? localUser;
-  const user =
-    principal === undefined
-      ? undefined
-      : { id: principal, ...(sdk.http?.authInfo && { authInfo: sdk.http.authInfo }) };
+  const authInfo = unit.authOf?.(sdk) ?? sdk.http?.authInfo;
+  const principal = app.principalOf(authInfo) ?? unit.localUser;
+  const user = principal === undefined ? undefined : { id: principal, ...(authInfo && { authInfo }) };
   if (era === 'legacy') {
     const protocolVersion = sdkServer.getNegotiatedProtocolVersion() ?? '2025-06-18';
     const engine = new PushEngine(sdk, {

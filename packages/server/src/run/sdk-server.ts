@@ -5,6 +5,7 @@ import {
   ResourceNotFoundError,
   Server,
   type ServerCapabilities,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import {
@@ -18,7 +19,7 @@ import {
 import { validateArgs } from '../registry/schema.js';
 import { StateTooLargeError } from '../state/state-codec.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
-import { runCall, type ServingEra } from './run-call.js';
+import { runCall, type ServingEra, type ServingUnit } from './run-call.js';
 
 /** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
 const PUBLIC_ERRORS = [
@@ -39,8 +40,14 @@ const isPublic = (error: unknown): error is Error => PUBLIC_ERRORS.some((kind) =
  * 2026-07-28, one session or stdio connection on the 2025 eras). The registries are shared and
  * computed once; per unit this only wires a handful of request handlers.
  */
-export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 'stdio' = 'http'): Server {
-  const localUser = transport === 'stdio' ? app.stdioUser : undefined;
+export function buildSdkServer(
+  app: App,
+  era: ServingEra,
+  transport: 'http' | 'stdio' = 'http',
+  hooks: Pick<ServingUnit, 'authOf' | 'onDispatch'> = {},
+): Server {
+  const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
+  const dispatched = (sdk: ServerContext) => unit.onDispatch?.(sdk);
   const capabilities: ServerCapabilities = {};
   if (app.tools.size > 0) capabilities.tools = {};
   if (app.prompts.size > 0) capabilities.prompts = {};
@@ -62,8 +69,12 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
   };
 
   if (app.tools.size > 0) {
-    server.setRequestHandler('tools/list', () => ({ tools: app.tools.list() }));
+    server.setRequestHandler('tools/list', (_request, sdk) => {
+      dispatched(sdk);
+      return { tools: app.tools.list() };
+    });
     server.setRequestHandler('tools/call', async (request, sdk) => {
+      dispatched(sdk);
       const { name } = request.params;
       const args = request.params.arguments ?? {};
       const tool = app.tools.get(name);
@@ -82,7 +93,7 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
           server,
           { method: 'tools/call', target: name, args },
           async (ctx) => tool.handler(validated.value as never, ctx),
-          localUser,
+          unit,
         );
         if (isInputRequiredResult(outcome)) return outcome;
         const result = toCallToolResult(outcome);
@@ -102,8 +113,12 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
   }
 
   if (app.prompts.size > 0) {
-    server.setRequestHandler('prompts/list', () => ({ prompts: app.prompts.list() }));
+    server.setRequestHandler('prompts/list', (_request, sdk) => {
+      dispatched(sdk);
+      return { prompts: app.prompts.list() };
+    });
     server.setRequestHandler('prompts/get', async (request, sdk) => {
+      dispatched(sdk);
       const { name } = request.params;
       const args = request.params.arguments ?? {};
       const prompt = app.prompts.get(name);
@@ -127,7 +142,7 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
             server,
             { method: 'prompts/get', target: name, args },
             async (ctx) => prompt.handler(validated.value as never, ctx),
-            localUser,
+            unit,
           ),
         (error) => report(error, `Prompt ${name}`),
       );
@@ -136,11 +151,16 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
   }
 
   if (app.resources.size > 0) {
-    server.setRequestHandler('resources/list', () => ({ resources: app.resources.list() }));
-    server.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: app.resources.listTemplates(),
-    }));
+    server.setRequestHandler('resources/list', (_request, sdk) => {
+      dispatched(sdk);
+      return { resources: app.resources.list() };
+    });
+    server.setRequestHandler('resources/templates/list', (_request, sdk) => {
+      dispatched(sdk);
+      return { resourceTemplates: app.resources.listTemplates() };
+    });
     server.setRequestHandler('resources/read', async (request, sdk) => {
+      dispatched(sdk);
       const { uri } = request.params;
       const found = app.resources.resolve(uri);
       if (!found) throw new ResourceNotFoundError(uri);
@@ -154,7 +174,7 @@ export function buildSdkServer(app: App, era: ServingEra, transport: 'http' | 's
             server,
             { method: 'resources/read', target: uri, args: {} },
             async (ctx) => resource.handler({ uri, params }, ctx),
-            localUser,
+            unit,
           ),
         (error) => report(error, `Resource ${uri}`),
       );

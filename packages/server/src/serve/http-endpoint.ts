@@ -1,18 +1,22 @@
 import {
   type AuthInfo,
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isLegacyRequest,
+  classifyInboundRequest,
+  isJsonContentType,
+  type JSONRPCRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
-  originValidationResponse,
+  validateHostHeader,
+  validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
-import { inboundProblem, invalidParamsResponse } from './inbound-guard.js';
+import { type HttpExchange, type HttpResponder, rpcError } from './http-exchange.js';
+import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { ModernMux } from './modern-mux.js';
 import { readJsonBody } from './read-body.js';
-import { jsonRpcError } from './responses.js';
+import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */
 export interface EndpointOptions {
@@ -25,7 +29,10 @@ export interface EndpointOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** Verifies the caller (e.g. a bearer token) and returns its auth info; `undefined` means anonymous. */
+  /**
+   * Verifies the caller (e.g. a bearer token) from the request's URL and headers, and returns its
+   * auth info; `undefined` means anonymous.
+   */
   readonly authenticate?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** Open 2025-era sessions at most. Default 1000. */
   readonly maxSessions?: number;
@@ -33,71 +40,217 @@ export interface EndpointOptions {
   readonly sessionIdleMs?: number;
 }
 
-/** A web-standard handler for one MCP endpoint serving both eras. */
-export interface Endpoint {
-  fetch(request: Request): Promise<Response>;
-  close(): Promise<void>;
-  /** Open 2025-era sessions. */
-  readonly sessions: number;
-}
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** The stateless revisions this endpoint serves (2025 revisions are negotiated by `initialize`). */
+const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /**
- * One Streamable HTTP endpoint for both eras: 2026-07-28 requests are served statelessly by the
- * SDK's `createMcpHandler` (a fresh low-level server per request, nothing kept between rounds);
- * 2025-era clients get real sessions so they can be asked questions mid-call.
+ * One Streamable HTTP endpoint for both eras. 2026-07-28 requests pass the SDK's own inbound
+ * validation ladder (`classifyInboundRequest`) and are served by one long-lived modern SDK server
+ * (see {@link ModernMux}); 2025-era clients get real sessions so they can be asked questions
+ * mid-call.
  */
-export function createEndpoint(app: App, options: EndpointOptions = {}): Endpoint {
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
-  const allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
-  const modern = createMcpHandler(({ era }) => buildSdkServer(app, era), {
-    legacy: 'reject',
-    maxRequestBodySize: maxBodyBytes,
-    onerror: (error) => app.log('info', `modern endpoint: ${error.message}`),
-  });
-  const legacy = new LegacySessions({
-    build: () => buildSdkServer(app, 'legacy'),
-    principalOf: app.principalOf,
-    maxSessions: options.maxSessions ?? 1000,
-    idleMs: options.sessionIdleMs ?? 30 * 60_000,
-    maxBodyBytes,
-  });
+export class Endpoint {
+  readonly #app: App;
+  readonly #allowedHosts: string[];
+  readonly #allowedOrigins: string[];
+  readonly #maxBodyBytes: number;
+  readonly #authenticate: EndpointOptions['authenticate'];
+  readonly #legacy: LegacySessions;
+  readonly #mux = new ModernMux();
+  #started: Promise<{ close(): Promise<void> }> | undefined;
 
-  return {
-    get sessions() {
-      return legacy.size;
-    },
-    async fetch(request) {
-      const refused =
-        hostHeaderValidationResponse(request, allowedHosts) ??
-        originValidationResponse(request, allowedOrigins);
-      if (refused) return refused;
-      const authInfo = options.authenticate ? await options.authenticate(request) : undefined;
-      if (request.method !== 'POST') {
-        // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
-        if (request.headers.has('mcp-session-id')) return legacy.handle(request, undefined, authInfo);
-        return jsonRpcError(405, -32000, 'Method not allowed: POST JSON-RPC messages to this endpoint.');
+  constructor(app: App, options: EndpointOptions = {}) {
+    this.#app = app;
+    this.#allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
+    this.#allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
+    this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.#authenticate = options.authenticate;
+    this.#legacy = new LegacySessions({
+      build: () => buildSdkServer(app, 'legacy'),
+      principalOf: app.principalOf,
+      maxSessions: options.maxSessions ?? 1000,
+      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      maxBodyBytes: this.#maxBodyBytes,
+    });
+  }
+
+  /** Open 2025-era sessions. */
+  get sessions(): number {
+    return this.#legacy.size;
+  }
+
+  /** 2026-07-28 requests in flight. */
+  get inFlight(): number {
+    return this.#mux.size;
+  }
+
+  /** Serves one HTTP request to the endpoint. */
+  async serve(exchange: HttpExchange, respond: HttpResponder): Promise<void> {
+    const host = validateHostHeader(exchange.header('host'), this.#allowedHosts);
+    if (!host.ok) return respond.json(403, rpcError(null, -32000, `Forbidden: ${host.message}`));
+    const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
+    if (!origin.ok) return respond.json(403, rpcError(null, -32000, `Forbidden: ${origin.message}`));
+
+    const authInfo = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
+    if (exchange.method !== 'POST') {
+      // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
+      if (exchange.header('mcp-session-id') !== undefined) {
+        return respond.web(await this.#legacy.handle(exchange.webRequest(), undefined, authInfo));
       }
-      const read = await readJsonBody(request, maxBodyBytes);
-      if (!read.ok) return jsonRpcError(read.status, read.code, read.message);
-      const problem = inboundProblem(read.body);
-      if (problem !== undefined) {
-        return new Response(
-          JSON.stringify(invalidParamsResponse((read.body as { id?: unknown }).id, problem)),
-          {
-            status: 400,
-            headers: { 'content-type': 'application/json' },
-          },
-        );
-      }
-      const options_ = { parsedBody: read.body, ...(authInfo && { authInfo }) };
-      if (await isLegacyRequest(request, read.body, { maxRequestBodySize: maxBodyBytes })) {
-        return legacy.handle(request, read.body, authInfo);
-      }
-      return modern.fetch(request, options_);
-    },
-    async close() {
-      await Promise.allSettled([modern.close(), legacy.closeAll()]);
-    },
+      return respond.json(
+        405,
+        rpcError(null, -32000, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
+      );
+    }
+    if (!isJsonContentType(exchange.header('content-type'))) {
+      return respond.json(
+        415,
+        rpcError(null, -32000, 'Unsupported Media Type: send Content-Type: application/json.'),
+      );
+    }
+    const accept = exchange.header('accept');
+    if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
+      return respond.json(
+        406,
+        rpcError(null, -32000, 'Not Acceptable: the client must accept application/json.'),
+      );
+    }
+    const read = await readJsonBody(exchange.body(), exchange.header('content-length'), this.#maxBodyBytes);
+    if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
+    const id = (read.body as { id?: unknown } | null)?.id;
+    const problem = inboundProblem(read.body);
+    if (problem !== undefined) return respond.json(400, rpcError(id, -32602, problem));
+
+    const route = classifyInboundRequest({
+      httpMethod: 'POST',
+      protocolVersionHeader: exchange.header('mcp-protocol-version'),
+      mcpMethodHeader: exchange.header('mcp-method'),
+      mcpNameHeader: exchange.header('mcp-name'),
+      body: read.body,
+    });
+    if (route.kind === 'reject')
+      return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
+    if (route.kind === 'legacy') {
+      return respond.web(await this.#legacy.handle(exchange.webRequest(read.bytes), read.body, authInfo));
+    }
+    const requested = route.classification.revision;
+    if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
+      const data = { supported: MODERN_REVISIONS, requested };
+      return respond.json(400, rpcError(id, -32022, `Unsupported protocol version: ${requested}`, data));
+    }
+    if (route.messageKind === 'notification') return respond.empty(202);
+    if (route.message.method === 'subscriptions/listen') {
+      // Parley's lists never change while it runs, so it offers no subscription streams.
+      return respond.json(
+        404,
+        rpcError(id, -32601, 'Method not found: this server has no list-changed subscriptions.'),
+      );
+    }
+    await this.#serveModern(route.message, authInfo, exchange, respond, accept);
+  }
+
+  /** The endpoint as a web-standard fetch handler. */
+  fetch = (request: Request): Promise<Response> => {
+    const { exchange, responder, response } = toFetchExchange(request);
+    void this.serve(exchange, responder).catch((error: unknown) => {
+      this.#app.log('error', `HTTP endpoint: ${error instanceof Error ? error.message : String(error)}`);
+      responder.json(500, rpcError(null, -32603, 'Internal error'));
+    });
+    return response;
   };
+
+  async close(): Promise<void> {
+    const started = this.#started;
+    await Promise.allSettled([this.#legacy.closeAll(), started?.then((serving) => serving.close())]);
+  }
+
+  async #serveModern(
+    message: JSONRPCRequest,
+    authInfo: AuthInfo | undefined,
+    exchange: HttpExchange,
+    respond: HttpResponder,
+    accept: string | undefined,
+  ): Promise<void> {
+    await this.#start();
+    const canStream = accept === undefined || /text\/event-stream|\*\/\*/.test(accept);
+    let stream: ((message: unknown | null) => void) | undefined;
+    const cancel = this.#mux.exchange(message, authInfo, {
+      notify: (notification) => {
+        if (!canStream) return; // a JSON-only client gets the result without mid-call notifications
+        stream ??= respond.openStream();
+        stream(notification);
+      },
+      finish: (response, { beforeDispatch }) => {
+        if (stream) {
+          stream(response);
+          stream(null);
+          return;
+        }
+        respond.json(httpStatusFor(response, beforeDispatch), response);
+      },
+    });
+    exchange.onAbort(cancel);
+  }
+
+  /** Starts the shared modern server once: `legacy: 'reject'` so nothing can pin it to 2025. */
+  #start(): Promise<unknown> {
+    this.#started ??= (async () => {
+      const serving = serveStdio(
+        () =>
+          buildSdkServer(this.#app, 'modern', 'http', {
+            authOf: (sdk) => this.#mux.authInfoFor(sdk.mcpReq.id),
+            onDispatch: (sdk) => this.#mux.markDispatched(sdk.mcpReq.id),
+          }),
+        {
+          legacy: 'reject',
+          transport: this.#mux,
+          onerror: (error) => this.#app.log('info', `modern endpoint: ${error.message}`),
+        },
+      );
+      // Pin the connection to the modern era now, with a request carrying a valid envelope.
+      await new Promise<void>((resolve) => {
+        this.#mux.exchange(
+          {
+            jsonrpc: '2.0',
+            id: 'parley-pin',
+            method: 'tools/list',
+            params: { _meta: { [PROTOCOL_VERSION_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_KEY]: {} } },
+          },
+          undefined,
+          { notify: () => {}, finish: () => resolve() },
+        );
+      });
+      return serving;
+    })();
+    return this.#started;
+  }
+}
+
+// The SDK's ladder table: how the protocol's own rejections map to HTTP statuses.
+const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
+  [-32700]: 400,
+  [-32600]: 400,
+  [-32601]: 404,
+  [-32022]: 400,
+  [-32021]: 400,
+  [-32020]: 400,
+};
+
+/**
+ * The HTTP status of a 2026-07-28 response: errors the SDK produced before any handler ran take the
+ * ladder's status; a handler's errors stay in-band (200), except -32021, whose 400 the spec ties to
+ * the error itself.
+ */
+function httpStatusFor(response: object, beforeDispatch: boolean): number {
+  if (!('error' in response)) return 200;
+  const code = (response as { error: { code: number } }).error.code;
+  if (code === -32021) return 400;
+  return beforeDispatch ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
+}
+
+/** Creates the endpoint. */
+export function createEndpoint(app: App, options?: EndpointOptions): Endpoint {
+  return new Endpoint(app, options);
 }

@@ -4,7 +4,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { jsonRpcError } from './responses.js';
+import { rpcError } from './http-exchange.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -50,24 +50,20 @@ export class LegacySessions {
     if (sessionId) {
       const session = this.#sessions.get(sessionId);
       if (!session || session.principal !== principal) {
-        return jsonRpcError(
-          404,
-          -32001,
-          'Session not found: it ended or expired; start a new session with initialize.',
-        );
+        const message = 'Session not found: it ended or expired; start a new session with initialize.';
+        return Response.json(rpcError(null, -32001, message), { status: 404 });
       }
       session.lastSeen = this.#now();
       return session.transport.handleRequest(request, handleOptions);
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-      return jsonRpcError(
-        400,
-        -32000,
-        'Bad Request: Mcp-Session-Id header is required; send initialize first.',
-      );
+      const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
+      return Response.json(rpcError(null, -32000, message), { status: 400 });
     }
     if (this.#sessions.size >= this.#options.maxSessions) {
-      return jsonRpcError(503, -32000, 'Too many open sessions; try again later.');
+      return Response.json(rpcError(null, -32000, 'Too many open sessions; try again later.'), {
+        status: 503,
+      });
     }
     const server = this.#options.build();
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -1,9 +1,15 @@
 import cluster from 'node:cluster';
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import type { App } from '../app.js';
+import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
+import { nodeExchange, nodeResponder, writeWebResponse } from './node-adapter.js';
 
 export interface ListenOptions extends EndpointOptions {
   /** 0 (the default) picks a free port. */
@@ -13,8 +19,8 @@ export interface ListenOptions extends EndpointOptions {
   /** The endpoint path. Default `/mcp`. */
   readonly path?: string;
   /**
-   * Extra routes on the same origin (e.g. a sign-in page for URL flows), tried before 404. Return
-   * `undefined` to pass.
+   * Extra routes on the same origin (e.g. a sign-in page for URL flows), tried after the endpoint
+   * and the flow pages. Return `undefined` to pass (404).
    */
   readonly routes?: (request: Request) => Response | undefined | Promise<Response | undefined>;
 }
@@ -29,6 +35,7 @@ export interface Listening {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const PAGE_BODY_LIMIT = 64 * 1024;
 
 export async function listen(app: App, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
@@ -49,16 +56,27 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
         'outlive a restart will be refused. Set PARLEY_STATE_KEYS (id:base64secret, sealing key first) on every replica of a fleet.',
     );
   }
-  const listener = getRequestListener(async (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === path) return endpoint.fetch(request);
+  let origin = '';
+  const pages = async (req: IncomingMessage, res: ServerResponse) => {
+    const exchange = nodeExchange(req, res, origin);
+    const bytes = await readLimited(req, PAGE_BODY_LIMIT);
+    if (bytes === undefined)
+      return writeWebResponse(res, messagePage(413, 'Too large', 'That request was too large.'));
+    const request = exchange.webRequest(bytes.length > 0 ? bytes : undefined);
     const page = app.flows ? await app.flows.handle(request) : undefined;
-    if (page) return page;
-    const routed = options.routes ? await options.routes(request) : undefined;
-    return routed ?? new Response('Not found', { status: 404 });
-  });
+    const routed = page ?? (options.routes ? await options.routes(request) : undefined);
+    await writeWebResponse(res, routed ?? new Response('Not found', { status: 404 }));
+  };
   const http = createHttpServer((req, res) => {
-    void listener(req, res);
+    const isEndpoint = (req.url ?? '/').split('?')[0] === path;
+    const served = isEndpoint
+      ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res))
+      : pages(req, res);
+    served.catch((error: unknown) => {
+      app.log('error', `HTTP: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error');
+    });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -66,9 +84,10 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   });
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  app.flows?.useDefaultOrigin(`http://${shownHost}:${port}`);
+  origin = `http://${shownHost}:${port}`;
+  app.flows?.useDefaultOrigin(origin);
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url: `${origin}${path}`,
     port,
     http,
     async close() {
@@ -77,4 +96,16 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Reads a small request body; `undefined` when it is over `limit`. */
+async function readLimited(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }

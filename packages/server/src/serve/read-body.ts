@@ -1,6 +1,6 @@
 /** What reading a JSON-RPC POST body gave. */
 export type BodyRead =
-  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: true; readonly body: unknown; readonly bytes: Uint8Array }
   | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -10,36 +10,29 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * refused unread, a stream that grows past it is cut off, invalid UTF-8 and invalid JSON are
  * refused with a JSON-RPC parse error.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyRead> {
+export async function readJsonBody(
+  chunks: AsyncIterable<Uint8Array> | null,
+  contentLength: string | undefined,
+  maxBytes: number,
+): Promise<BodyRead> {
   const tooLarge = {
     ok: false,
     status: 413,
     code: -32600,
-    message: `Request body is larger than ${maxBytes} bytes; send smaller requests (answers belong in forms, files do not).`,
+    message: `Request body is larger than ${maxBytes} bytes; send smaller requests.`,
   } as const;
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
-  const chunks: Uint8Array[] = [];
+  const declared = Number(contentLength);
+  if (contentLength !== undefined && Number.isFinite(declared) && declared > maxBytes) return tooLarge;
+  const parts: Uint8Array[] = [];
   let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return tooLarge;
-      }
-      chunks.push(value);
+  if (chunks) {
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > maxBytes) return tooLarge;
+      parts.push(chunk);
     }
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -52,7 +45,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     };
   }
   try {
-    return { ok: true, body: JSON.parse(text) };
+    return { ok: true, body: JSON.parse(text), bytes };
   } catch {
     return {
       ok: false,
@@ -61,4 +54,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       message: 'Parse error: the request body is not valid JSON (or is nested too deeply).',
     };
   }
+}
+
+function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
 }

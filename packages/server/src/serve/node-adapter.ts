@@ -1,0 +1,87 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpExchange, HttpResponder } from './http-exchange.js';
+import { sseFrame } from './web-adapter.js';
+
+/** A node:http request as an {@link HttpExchange}. */
+export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: string): HttpExchange {
+  const url = `${origin}${req.url ?? '/'}`;
+  return {
+    method: req.method ?? 'GET',
+    url,
+    header(name) {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    body: () => req,
+    onAbort(listener) {
+      res.once('close', () => {
+        if (!res.writableFinished) listener();
+      });
+    },
+    webRequest(body) {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value === undefined) continue;
+        for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+      }
+      return new Request(url, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(body && { body: body as unknown as ReadableStream }),
+      });
+    },
+  };
+}
+
+/** Answers on a node:http response. */
+export function nodeResponder(res: ServerResponse): HttpResponder {
+  return {
+    json(status, body) {
+      const text = JSON.stringify(body);
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
+      res.end(text);
+    },
+    empty(status) {
+      res.writeHead(status);
+      res.end();
+    },
+    openStream() {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+      return (message) => {
+        if (message === null) res.end();
+        else res.write(sseFrame(message));
+      };
+    },
+    async web(response) {
+      await writeWebResponse(res, response);
+    },
+  };
+}
+
+/** Writes a web `Response` (status, headers, streamed body) to a node:http response. */
+export async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name === 'set-cookie') return;
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.once('close', () => void response.body?.cancel().catch(() => {}));
+  try {
+    for await (const chunk of response.body) {
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+  } catch {
+    // The client went away or the stream failed mid-way: nothing more can be sent.
+  }
+  res.end();
+}
