@@ -35,6 +35,8 @@ export interface RendererBundle {
   readonly code: string;
   readonly minifiedBytes: number;
   readonly gzipBytes: number;
+  /** The source files in the bundle, relative to the working directory. */
+  readonly inputs: readonly string[];
 }
 
 /** Bundles `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser, minified. */
@@ -53,11 +55,17 @@ export async function bundleRenderer(): Promise<RendererBundle> {
     target: 'es2022',
     legalComments: 'none',
     write: false,
+    metafile: true,
     logLevel: 'silent',
   });
   const code = result.outputFiles[0]!.text;
   const bytes = Buffer.from(code);
-  return { code, minifiedBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+  return {
+    code,
+    minifiedBytes: bytes.length,
+    gzipBytes: gzipSync(bytes, { level: 9 }).length,
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
 /** A form of `count` fields cycling through every field kind of the subset. */

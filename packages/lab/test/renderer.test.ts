@@ -1,0 +1,305 @@
+// The reusable renderer on its own, as another host would mount it: the minified browser bundle of
+// @parley/lab/renderer loaded into a blank page in Chromium.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BUNDLE_GLOBAL,
+  bundleRenderer,
+  RENDERER_GOALS,
+  type RendererBundle,
+} from '../dist/measure-renderer.js';
+import { EVERY_FIELD_SCHEMA } from '../dist/testing/every-field-schema.js';
+import { launchChromium, screenshot } from './helpers/browser.js';
+
+let bundle: RendererBundle;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  bundle = await bundleRenderer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  const context = await browser.newContext({ timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+  page = await context.newPage();
+  await page.setContent('<!doctype html><html lang="en"><body><main id="host"></main></body></html>');
+  await page.addScriptTag({ content: bundle.code });
+});
+
+/** Renders a request into #host; answers are collected in window.answers. */
+async function render(request: unknown, context?: unknown): Promise<void> {
+  await page.evaluate(
+    ({ request, context, name }) => {
+      const win = window as unknown as Record<string, unknown> & {
+        answers: unknown[];
+        rendered: { destroy(): void };
+      };
+      win.answers = [];
+      const api = win[name] as { renderElicitation: (...args: unknown[]) => { destroy(): void } };
+      win.rendered = api.renderElicitation(document.getElementById('host'), request, {
+        context,
+        onAnswer: (answer: unknown) => win.answers.push(answer),
+      });
+    },
+    { request, context, name: BUNDLE_GLOBAL },
+  );
+}
+
+const answers = () => page.evaluate(() => (window as unknown as { answers: unknown[] }).answers);
+
+describe('the bundle', () => {
+  it(`is at most ${RENDERER_GOALS.gzipBytes / 1024} KB minified and gzipped`, () => {
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(RENDERER_GOALS.gzipBytes);
+  });
+
+  it('holds only the renderer and @parley/core/form: no URL inspection, no public-suffix list', () => {
+    expect(bundle.inputs.filter((input) => /core\/(src|dist)\/url\/|tldts|punycode/.test(input))).toEqual([]);
+    expect(
+      bundle.inputs.every((input) =>
+        /packages\/(lab\/(src|dist)\/renderer|core\/(src|dist)\/form)\//.test(input),
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('renderElicitation', () => {
+  it('renders every field kind as its native control, named by its title', async () => {
+    await render({ message: 'Tell us about your order.', requestedSchema: EVERY_FIELD_SCHEMA });
+    const control = (name: string) =>
+      page.getByLabel(name, { exact: true }).evaluate((element) => {
+        const input = element as HTMLInputElement;
+        return `${element.tagName.toLowerCase()}${input.type && element.tagName === 'INPUT' ? `:${input.type}` : ''}${input.inputMode ? `:${input.inputMode}` : ''}`;
+      });
+    expect(await control('Full name')).toBe('input:text');
+    expect(await control('Email')).toBe('input:email');
+    expect(await control('Website (optional)')).toBe('input:url');
+    expect(await control('Pickup date')).toBe('input:date');
+    expect(await control('Meeting time')).toBe('input:datetime-local');
+    expect(await control('Weight (kg)')).toBe('input:text:decimal');
+    expect(await control('Boxes')).toBe('input:text:numeric');
+    expect(await control('Fragile')).toBe('input:checkbox');
+    expect(await control('Size')).toBe('select');
+    expect(await page.getByLabel('Color').locator('option').allTextContents()).toEqual([
+      'Choose…',
+      'Red',
+      'Green',
+    ]);
+    expect(await page.getByLabel('Speed').locator('option').allTextContents()).toEqual([
+      'Choose…',
+      'Standard',
+      'Express',
+    ]);
+    expect(await page.getByRole('group', { name: 'Days' }).getByRole('checkbox').count()).toBe(3);
+    expect(
+      await page
+        .getByRole('group', { name: 'Extras (optional)' })
+        .getByRole('checkbox', { name: 'Gift wrap' })
+        .count(),
+    ).toBe(1);
+    expect(await page.getByRole('form', { name: 'A server asks' }).count()).toBe(1);
+  });
+
+  it('describes each control with its description, hint and message', async () => {
+    await render({ message: 'Hi', requestedSchema: EVERY_FIELD_SCHEMA });
+    const description = (label: string) =>
+      page.getByLabel(label, { exact: true }).evaluate((element) =>
+        (element.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .filter((text) => text !== '')
+          .join(' | '),
+      );
+    expect(await description('Full name')).toBe('As on your ID | From 2 to 40 characters.');
+    expect(await description('Meeting time')).toBe('In your time zone (UTC+05:30).');
+    expect(await description('Fragile')).toBe('Handle with care');
+    await page.getByLabel('Boxes').fill('0');
+    expect(await description('Boxes')).toBe(
+      'A whole number from 1 to 5. | Enter a whole number between 1 and 5',
+    );
+  });
+
+  it('pre-fills defaults, date-times on the person’s clock', async () => {
+    await render({
+      message: 'Defaults',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', title: 'Name', default: 'Ada' },
+          when: { type: 'string', title: 'When', format: 'date-time', default: '2026-07-28T12:00:00Z' },
+          count: { type: 'integer', title: 'Count', default: 3 },
+          ok: { type: 'boolean', title: 'OK', default: true },
+          size: { type: 'string', title: 'Size', enum: ['S', 'M'], default: 'M' },
+          days: {
+            type: 'array',
+            title: 'Days',
+            items: { type: 'string', enum: ['mon', 'tue'] },
+            default: ['tue'],
+          },
+        },
+        required: ['size'],
+      },
+    });
+    expect(await page.getByLabel('Name').inputValue()).toBe('Ada');
+    expect(await page.getByLabel('When').inputValue()).toBe('2026-07-28T17:30');
+    expect(await page.getByLabel('Count').inputValue()).toBe('3');
+    expect(await page.getByLabel('OK').isChecked()).toBe(true);
+    expect(await page.getByLabel('Size').inputValue()).toBe('M');
+    expect(await page.getByLabel('Size').locator('option').allTextContents()).toEqual(['S', 'M']);
+    expect(await page.getByLabel('tue').isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Review answers' }).click();
+    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    expect(await answers()).toEqual([
+      {
+        action: 'accept',
+        content: {
+          name: 'Ada',
+          when: '2026-07-28T17:30:00+05:30',
+          count: 3,
+          ok: true,
+          size: 'M',
+          days: ['tue'],
+        },
+      },
+    ]);
+  });
+
+  it('says who asks and during which call', async () => {
+    await render(
+      { message: 'Which one?', requestedSchema: { type: 'object', properties: {} } },
+      {
+        server: { name: 'brightgrid', version: '1.0.0', title: 'Brightgrid' },
+        call: { kind: 'tool', name: 'book_return' },
+        round: 2,
+        position: { index: 1, of: 2 },
+      },
+    );
+    expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe('Brightgrid asks');
+    expect(await page.locator('.parley-call').textContent()).toBe(
+      'During the tool call “book_return” · round 2 · question 1 of 2',
+    );
+    expect(await page.getByRole('form', { name: 'Brightgrid asks' }).count()).toBe(1);
+  });
+
+  it('waits for submit before saying a required field is empty, and blocks until it is filled', async () => {
+    await render({
+      message: 'Name?',
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', title: 'Name' } },
+        required: ['name'],
+      },
+    });
+    await page.getByLabel('Name').fill('A');
+    await page.getByLabel('Name').fill('');
+    expect(await page.locator('.parley-error').textContent()).toBe('');
+    await page.getByRole('button', { name: 'Review answers' }).click();
+    expect(await page.locator('.parley-error').textContent()).toBe('This field is required');
+    expect(await page.getByRole('status').textContent()).toBe('One answer needs attention.');
+    expect(await page.getByRole('button', { name: 'Accept', exact: true }).isHidden()).toBe(true);
+    expect(await answers()).toEqual([]);
+  });
+
+  it('keeps answers when going back from the review to edit, and leaves out optional fields left empty', async () => {
+    await render({
+      message: 'Two fields',
+      requestedSchema: {
+        type: 'object',
+        properties: { a: { type: 'string', title: 'First' }, b: { type: 'string', title: 'Second' } },
+        required: ['a'],
+      },
+    });
+    await page.getByLabel('First').fill('one');
+    await page.getByRole('button', { name: 'Review answers' }).click();
+    expect(await page.locator('.parley-review-list').textContent()).toBe('FirstoneSecondNo answer');
+    await page.getByRole('button', { name: 'Edit answers' }).click();
+    expect(await page.getByLabel('First').inputValue()).toBe('one');
+    expect(await page.getByLabel('First').evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.getByLabel('First').fill('uno');
+    await page.getByRole('button', { name: 'Review answers' }).click();
+    await page.getByRole('button', { name: 'Accept', exact: true }).click();
+    expect(await answers()).toEqual([{ action: 'accept', content: { a: 'uno' } }]);
+  });
+
+  it('answers once: every control is disabled after the first answer', async () => {
+    await render({ message: 'Sure?', requestedSchema: { type: 'object', properties: {} } });
+    await page.getByRole('button', { name: 'Review answers' }).click();
+    await page.getByRole('button', { name: 'Accept', exact: true }).dblclick({ force: true });
+    await page.keyboard.press('Escape');
+    expect(await answers()).toEqual([{ action: 'accept', content: {} }]);
+    expect(await page.locator('button:not([disabled])').count()).toBe(0);
+  });
+
+  it.each([
+    ['Decline', 'decline'],
+    ['Cancel', 'cancel'],
+  ])('%s answers %s', async (label, action) => {
+    await render({ message: 'Sure?', requestedSchema: EVERY_FIELD_SCHEMA });
+    await page.getByRole('button', { name: label }).click();
+    expect(await answers()).toEqual([{ action }]);
+  });
+
+  it('treats Escape as Cancel, wherever focus is in the form', async () => {
+    await render({ message: 'Sure?', requestedSchema: EVERY_FIELD_SCHEMA });
+    await page.getByLabel('Size').focus();
+    await page.keyboard.press('Escape');
+    expect(await answers()).toEqual([{ action: 'cancel' }]);
+  });
+
+  it('shows server text as text: no markup, no links', async () => {
+    await render({
+      message: 'Visit <a href="https://evil.example">https://evil.example</a> <img src=x onerror=alert(1)>',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          site: {
+            type: 'string',
+            title: '<b>Site</b> https://evil.example',
+            description: 'See https://evil.example/help',
+            enum: ['https://evil.example'],
+          },
+        },
+      },
+    });
+    expect(await page.locator('#host a, #host img, #host b').count()).toBe(0);
+    expect(await page.locator('.parley-message').textContent()).toContain('<a href="https://evil.example">');
+    expect(await page.getByLabel('<b>Site</b> https://evil.example').count()).toBe(1);
+  });
+
+  it('refuses a schema outside the subset: it lists the problems and offers only Decline and Cancel', async () => {
+    await render({
+      message: 'Nested',
+      requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: {} } } },
+    });
+    const alert = page.getByRole('alert');
+    expect(await alert.textContent()).toContain('This question cannot be shown');
+    expect(await alert.textContent()).toContain('/properties/address');
+    expect(await page.getByRole('button').allTextContents()).toEqual(['Decline', 'Cancel']);
+    await page.getByRole('button', { name: 'Decline' }).click();
+    expect(await answers()).toEqual([{ action: 'decline' }]);
+  });
+
+  it('gives every rendering its own ids, and destroy() removes it', async () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', title: 'Name' } } };
+    await render({ message: 'One', requestedSchema: schema });
+    await render({ message: 'Two', requestedSchema: schema });
+    const ids = await page.locator('[id]').evaluateAll((elements) => elements.map((element) => element.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(await page.getByLabel('Name').count()).toBe(2);
+    await page.evaluate(() => (window as unknown as { rendered: { destroy(): void } }).rendered.destroy());
+    expect(await page.locator('form').count()).toBe(1);
+  });
+
+  it('looks right with its stylesheet', async () => {
+    await page.addStyleTag({ path: new URL('../assets/renderer.css', import.meta.url).pathname });
+    await render(
+      { message: 'Tell us about your order.', requestedSchema: EVERY_FIELD_SCHEMA },
+      { server: { name: 'lab-fixture', version: '1.2.3' }, call: { kind: 'tool', name: 'every_field' } },
+    );
+    await screenshot(page, 'renderer-standalone', true);
+  });
+});
