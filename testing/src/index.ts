@@ -1,0 +1,1 @@
+export { freePort, startRedis } from './redis-server.js';
