@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openLab } from './helpers/browser.js';
-import { LAB_BIN, type Running, startLabProcess, startNode } from './helpers/processes.js';
+import { PARLEY_BIN, type Running, startLabProcess, startNode } from './helpers/processes.js';
 
 interface Reply {
   status: number;
@@ -186,17 +186,39 @@ describe('the page', () => {
   });
 });
 
-describe('the lab process', () => {
-  it('refuses to listen beyond this computer', async () => {
-    const refused = startNode([LAB_BIN, '--host', '0.0.0.0'], /Lab:/, 10_000);
+describe('parley lab', () => {
+  it('refuses to listen beyond this computer (exit 2)', async () => {
+    const refused = startNode([PARLEY_BIN, 'lab', '--host', '0.0.0.0'], /Lab:/, 10_000);
     await expect(refused).rejects.toThrow(
-      /"0\.0\.0\.0" is not a loopback address\. Use 127\.0\.0\.1, ::1 or localhost\./,
+      /exited with 2:\nparley: The lab serves only this computer; "0\.0\.0\.0" is not a loopback address\. Use 127\.0\.0\.1, ::1 or localhost\./,
     );
   });
 
-  it('refuses unknown options with its usage', async () => {
-    await expect(startNode([LAB_BIN, '--era', '2025'], /Lab:/, 10_000)).rejects.toThrow(
-      /--era must be one of auto, modern, handshake/,
+  it('refuses a bad era or port with the fix (exit 2)', async () => {
+    await expect(startNode([PARLEY_BIN, 'lab', '--era', '2025'], /Lab:/, 10_000)).rejects.toThrow(
+      /exited with 2:\nparley: --era must be auto, modern or handshake; got "2025"/,
     );
+    await expect(startNode([PARLEY_BIN, 'lab', '--port', 'http'], /Lab:/, 10_000)).rejects.toThrow(
+      /exited with 2:\nparley: --port must be a port number from 0 to 65535; got "http"/,
+    );
+  });
+
+  it('says when its port is taken (exit 4)', async () => {
+    const port = new URL(lab.url).port;
+    await expect(startNode([PARLEY_BIN, 'lab', '--port', port], /Lab:/, 10_000)).rejects.toThrow(
+      new RegExp(
+        `exited with 4:\\nparley: Port ${port} is in use on 127\\.0\\.0\\.1; choose another port, or 0 for any free one\\.`,
+      ),
+    );
+  });
+
+  it('listens on the port it is given', async () => {
+    const first = await startLabProcess(['--port', '0']);
+    const port = new URL(first.url).port;
+    await first.stop();
+    const second = await startLabProcess(['--port', port]);
+    expect(new URL(second.url).port).toBe(port);
+    await second.stop();
+    expect(second.child.exitCode).toBe(0);
   });
 });

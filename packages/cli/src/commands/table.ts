@@ -1,8 +1,15 @@
 import type { Command } from '../command.js';
 import { callCommand } from './call.js';
+import { labCommand } from './lab.js';
 import { promptCommand } from './prompt.js';
 import { readCommand } from './read.js';
 import { toolsCommand } from './tools.js';
 
 /** Every `parley` subcommand, in the order `parley help` lists them. Add a command here. */
-export const commands: readonly Command[] = [toolsCommand, callCommand, promptCommand, readCommand];
+export const commands: readonly Command[] = [
+  toolsCommand,
+  callCommand,
+  promptCommand,
+  readCommand,
+  labCommand,
+];

@@ -54,7 +54,7 @@ function urlHost(host: string): string {
 export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const host = options.host ?? '127.0.0.1';
   if (!LOOPBACK.has(host)) {
-    throw new Error(
+    throw new TypeError(
       `The lab serves only this computer; "${host}" is not a loopback address. Use 127.0.0.1, ::1 or localhost.`,
     );
   }
@@ -84,7 +84,15 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     }),
   );
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `Port ${options.port} is in use on ${host}; choose another port, or 0 for any free one.`,
+            )
+          : error,
+      ),
+    );
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The built lab package: end-to-end tests run only built code. */
 export const LAB_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-export const LAB_BIN = `${LAB_DIST}bin.js`;
+/** The built `parley` command; the lab is `parley lab`. */
+export const PARLEY_BIN = fileURLToPath(new URL('../../../cli/dist/bin.js', import.meta.url));
 export const FIXTURE_SERVER = `${LAB_DIST}testing/fixture-server.js`;
 
 export interface Running {
@@ -53,9 +54,9 @@ export function startNode(args: string[], pattern: RegExp, timeoutMs = 30_000): 
   });
 }
 
-/** Starts the lab from its built bin; resolves once it printed its URL. */
+/** Starts `parley lab <args>`; resolves once it printed its URL. */
 export async function startLabProcess(args: string[] = []): Promise<Running & { url: string }> {
-  const running = await startNode([LAB_BIN, ...args], /Lab: (http:\/\/\S+)/);
+  const running = await startNode([PARLEY_BIN, 'lab', ...args], /Lab: (http:\/\/\S+)/);
   return { ...running, url: running.match[1]! };
 }
 
