@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { childEnv, FIXTURE_SCRIPT, type FixtureEnv } from './fixture-env.js';
+
+/** The fixture server running over HTTP on a free loopback port. */
+export interface HttpFixture {
+  /** The endpoint, e.g. `http://127.0.0.1:40123/mcp`. */
+  readonly url: string;
+  /** What the process wrote to stderr so far (its log). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts the fixture with `PARLEY_FIXTURE_TRANSPORT=http`; resolves once it printed its URL. */
+export async function startHttpFixture(env: FixtureEnv = {}): Promise<HttpFixture> {
+  const child = spawn(process.execPath, [FIXTURE_SCRIPT], {
+    env: childEnv({ ...env, PARLEY_FIXTURE_TRANSPORT: 'http' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const newline = stdout.indexOf('\n');
+      if (newline > 0) resolve(stdout.slice(0, newline).trim());
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the HTTP fixture exited with ${code} before printing its URL:\n${stderr}`)),
+    );
+  });
+  return {
+    url,
+    log: () => stderr,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,75 @@
+/** The 2026-07-28 request envelope, byte for byte as a modern client sends it. */
+export const MODERN = '2026-07-28';
+
+export type Capabilities = Record<string, unknown>;
+
+/** Capabilities a client may declare on one request. */
+export const CAPABILITIES = {
+  none: {},
+  formOnly: { elicitation: { form: {} } },
+  urlOnly: { elicitation: { url: {} } },
+  formAndUrl: { elicitation: { form: {}, url: {} } },
+} as const satisfies Record<string, Capabilities>;
+
+/** The `_meta` every 2026-07-28 request carries. */
+export function modernMeta(capabilities: Capabilities): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'parley-e2e', version: '1.0.0' },
+  };
+}
+
+export interface JsonRpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A JSON-RPC response as it came off the wire. */
+export interface JsonRpcResponse {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number | null;
+  readonly result?: Record<string, unknown>;
+  readonly error?: JsonRpcError;
+}
+
+/** One answer: the JSON-RPC response, and the HTTP status when it came over HTTP. */
+export interface ModernReply {
+  readonly status: number | undefined;
+  readonly message: JsonRpcResponse;
+}
+
+export interface SendOptions {
+  readonly capabilities?: Capabilities;
+  /** Sent as `Authorization: Bearer <user>` over HTTP (stdio has no auth; its user is fixed per process). */
+  readonly user?: string;
+}
+
+/** A 2026-07-28 client connection that sends exactly what the test says. */
+export interface ModernWire {
+  /** Sends one request with a fresh id and a full modern `_meta`. */
+  request(method: string, params: Record<string, unknown>, options?: SendOptions): Promise<ModernReply>;
+  /** Sends `message` as is (it must carry an `id`) and waits for its response. */
+  raw(message: Record<string, unknown>, options?: SendOptions): Promise<ModernReply>;
+  /** What the server process wrote to stderr so far (its log). */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/** What a retry carries besides the original arguments. */
+export interface RoundInput {
+  readonly inputResponses?: unknown;
+  readonly requestState?: unknown;
+}
+
+/** A `tools/call` round: the original name and arguments, plus this round's answers and state. */
+export function callTool(
+  wire: ModernWire,
+  name: string,
+  args: Record<string, unknown>,
+  round: RoundInput = {},
+  options: SendOptions = {},
+): Promise<ModernReply> {
+  return wire.request('tools/call', { name, arguments: args, ...round }, options);
+}
