@@ -1,0 +1,141 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningLab, startLab } from '@parley/lab';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIST, freshDataDir } from './processes.js';
+
+// What a person does with the demo, in the Parley lab in a real Chromium: book a return, connect
+// the store account on the store's own page, and book a flight. Brightgrid runs as a real process.
+
+const ARTIFACTS = fileURLToPath(new URL('../../../.artifacts/brightgrid/', import.meta.url));
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function daysFromNow(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function dialog(page: Page): Locator {
+  return page.getByRole('dialog');
+}
+
+async function callTool(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: `Call ${name}`, exact: true }).click();
+  const form = page.locator('#call-panel form');
+  await form.getByRole('heading', { name: `Call tool ${name}` }).waitFor();
+  await form.getByRole('button', { name: 'Call tool' }).click();
+}
+
+async function question(page: Page, message: string | RegExp): Promise<Locator> {
+  const box = dialog(page);
+  await box.locator('.parley-message', { hasText: message }).waitFor();
+  return box;
+}
+
+async function reviewAndAccept(box: Locator): Promise<void> {
+  await box.getByRole('button', { name: 'Review answers' }).click();
+  await box.getByRole('heading', { name: 'Check your answers' }).waitFor();
+  await box.getByRole('button', { name: 'Accept', exact: true }).click();
+}
+
+/** The newest finished call of a tool: its outcome text. */
+async function outcomeOf(page: Page, name: string): Promise<string> {
+  const card = page
+    .locator('li.call')
+    .filter({ has: page.getByRole('heading', { name: new RegExp(`^Tool ${name} on `) }) })
+    .first();
+  await card.locator('.outcome > *').first().waitFor();
+  return (await card.locator('.outcome').textContent()) ?? '';
+}
+
+describe('the demo in the lab', () => {
+  let lab: RunningLab;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // The Brightgrid process gets its own data folder through env(1): the client passes stdio servers
+    // only a safe default environment.
+    const command = `env BRIGHTGRID_DATA=${freshDataDir()} ${process.execPath} ${join(DIST, 'stdio.js')}`;
+    [lab, browser] = await Promise.all([
+      startLab({ targets: [command], era: 'modern' }),
+      chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS }),
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
+    page = await context.newPage();
+    await page.goto(lab.url);
+    await page.getByRole('heading', { name: 'Brightgrid store 0.1.0' }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await lab?.close();
+  });
+
+  it('books a return from the return form', async () => {
+    await callTool(page, 'book_return');
+    const box = await question(page, 'Book a return');
+    expect(await box.getByLabel('Email for the courier label').inputValue()).toBe('alice@brightgrid.example');
+    await box.getByLabel('Reason for the return').selectOption('Wrong item');
+    await box.getByLabel('Boxes').fill('2');
+    await box.getByLabel('Pickup date').fill(daysFromNow(3));
+    await box.getByLabel('Gift-wrap the replacement').check();
+    // docs/images/brightgrid-lab.png is a copy of this screenshot.
+    await page.screenshot({ path: join(ARTIFACTS, 'lab-book-return.png') });
+    await reviewAndAccept(box);
+    expect(await outcomeOf(page, 'book_return')).toMatch(
+      new RegExp(`Return #\\d+ booked \\(Wrong item\\): the courier collects 2 boxes on ${daysFromNow(3)}`),
+    );
+  });
+
+  it('connects the store account on the store’s own page, then says it has finished', async () => {
+    await callTool(page, 'connect_store_account');
+    const box = dialog(page);
+    await box.getByRole('heading', { name: /asks you to open a web page/ }).waitFor();
+    const [store] = await Promise.all([
+      page.context().waitForEvent('page'),
+      box.getByRole('button', { name: 'Open' }).click(),
+    ]);
+    await store.waitForLoadState();
+    expect(new URL(store.url()).pathname).toBe('/signin');
+    await store.getByLabel('User name').fill('alice');
+    await store.getByLabel('Password').fill('wonderland');
+    await store.getByRole('button', { name: 'Sign in' }).click();
+    await store.getByRole('heading', { name: 'Connect your store account' }).waitFor();
+    await store.screenshot({ path: join(ARTIFACTS, 'lab-store-connect-page.png') });
+    await store.getByRole('button', { name: 'Allow' }).click();
+    await store.getByRole('heading', { name: 'Connected' }).waitFor();
+    await store.close();
+
+    const flow = page.getByRole('group', { name: 'Web page flow' });
+    await flow.getByRole('button', { name: "I've finished" }).click();
+    expect(await outcomeOf(page, 'connect_store_account')).toContain(
+      'Connected your Brightgrid store account alice (Alice Liddell).',
+    );
+  });
+
+  it('books a flight in three rounds', async () => {
+    await callTool(page, 'book_flight');
+    const where = await question(page, 'Where would you like to fly?');
+    await where.getByLabel('Destination').selectOption({ label: 'Oslo (from €164)' });
+    await reviewAndAccept(where);
+    const when = await question(page, 'When do you want to fly to Oslo?');
+    await when.getByLabel('Departure date').fill(daysFromNow(20));
+    await reviewAndAccept(when);
+    const confirm = await question(page, `Book Oslo (OSL) on ${daysFromNow(20)} for €164?`);
+    expect(await confirm.getByLabel('Book this flight').isChecked()).toBe(true);
+    await reviewAndAccept(confirm);
+    expect(await outcomeOf(page, 'book_flight')).toMatch(
+      new RegExp(`Flight #\\d+ booked: Oslo \\(OSL\\) on ${daysFromNow(20)}, €164\\.`),
+    );
+  });
+});
