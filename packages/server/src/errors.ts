@@ -125,3 +125,19 @@ export class FlowFailedError extends Error {
     this.name = 'FlowFailedError';
   }
 }
+
+/**
+ * A form question asks for something that looks like a secret (a password, an API key, a card
+ * number...). Secrets must never pass through a form: the client, and the model behind it, would
+ * see them. Send the person to a page of your server with `ctx.elicitUrl(message, { flow })`.
+ */
+export class SecretInFormError extends Error {
+  constructor(fields: readonly { name: string; looksLike: string }[]) {
+    const list = fields.map((field) => `'${field.name}' (${field.looksLike})`).join(', ');
+    super(
+      `This form asks for ${list}. Secrets must never pass through a form, where the client and its model see them: ` +
+        'collect them on a page of your server with ctx.elicitUrl(message, { flow }) instead.',
+    );
+    this.name = 'SecretInFormError';
+  }
+}

@@ -10,6 +10,7 @@ export {
   QuestionTimeoutError,
   ReplayDivergenceError,
   RoundLimitError,
+  SecretInFormError,
   ToolError,
   TooManyInvalidAnswersError,
 } from './errors.js';

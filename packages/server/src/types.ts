@@ -145,8 +145,16 @@ export interface ParleyContext {
   /**
    * Runs a side effect or a non-deterministic read once per logical call. Its JSON result is
    * remembered across rounds, so replay never repeats it.
+   *
+   * `fn` receives an idempotency key, the same for this call and `name` in every round. A client
+   * may send the same round twice (a network retry, or on purpose: a state stays valid until it
+   * expires), which runs the work of that round again; store the key with the side effect (a unique
+   * column, a payment provider's idempotency key) to make it happen exactly once.
+   *
+   * @example
+   * const id = await ctx.once('book', (key) => db.bookReturn({ idempotencyKey: key, order, boxes }));
    */
-  once<T extends Json>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
   /** Asks the client's model (sampling; deprecated in 2026-07-28 but still in the protocol). */
   sample(params: CreateMessageRequestParams, options?: ElicitOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots (deprecated in 2026-07-28 but still in the protocol). */

@@ -22,6 +22,7 @@ export type { PreparedQuestion } from './prepare.js';
 export { prepareQuestion, WRAPPED_FIELD } from './prepare.js';
 export { schemaForProtocolVersion } from './protocol-version.js';
 export { SchemaError } from './schema-error.js';
+export { type SensitiveField, sensitiveFields } from './sensitive.js';
 export type {
   Answer,
   BooleanFieldSchema,

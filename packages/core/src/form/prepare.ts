@@ -28,6 +28,19 @@ export interface PreparedQuestion<T = unknown> {
 }
 
 const prepared = new WeakMap<object, PreparedQuestion<unknown>>();
+/**
+ * Builders called inside a handler make new objects on every call (and on 2026-07-28 every round
+ * runs the handler again), so the same question is also remembered by its schema text.
+ */
+const bySchemaText = new Map<string, PreparedQuestion<unknown>>();
+const SCHEMA_TEXT_CACHE_LIMIT = 500;
+
+function schemaTextKey(question: object): string | undefined {
+  const candidate = question as Record<string, unknown>;
+  if ((candidate.kind !== 'field' && candidate.kind !== 'form') || !isRecord(candidate.schema))
+    return undefined;
+  return `${candidate.kind}:${candidate.optional === true ? '?' : ''}${JSON.stringify(candidate.schema)}`;
+}
 
 function schemaOf(question: object): { schema: RequestedSchema; wrapped: boolean; zod?: ZodObjectLike } {
   if (isZodSchema(question)) return { schema: zodToRequestedSchema(question), wrapped: false, zod: question };
@@ -79,7 +92,15 @@ export function prepareQuestion<Q extends QuestionInput>(question: Q): PreparedQ
   }
   let result = prepared.get(question);
   if (!result) {
-    result = build(question);
+    const key = schemaTextKey(question);
+    result = key === undefined ? undefined : bySchemaText.get(key);
+    if (!result) {
+      result = build(question);
+      if (key !== undefined) {
+        if (bySchemaText.size >= SCHEMA_TEXT_CACHE_LIMIT) bySchemaText.clear();
+        bySchemaText.set(key, result);
+      }
+    }
     prepared.set(question, result);
   }
   return result as PreparedQuestion<Answer<Q>>;

@@ -1,8 +1,13 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { elicitationModes } from '@parley/core/capabilities';
-import { prepareQuestion, type QuestionInput } from '@parley/core/form';
+import {
+  type PreparedQuestion,
+  prepareQuestion,
+  type QuestionInput,
+  sensitiveFields,
+} from '@parley/core/form';
 import { type AskItem, askPoint, type ItemResult } from '../ask/ask-item.js';
-import { ElicitationUnavailable, type InputMode, ToolError } from '../errors.js';
+import { ElicitationUnavailable, type InputMode, SecretInFormError, ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
@@ -10,7 +15,7 @@ import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } f
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
   ask(point: ReturnType<typeof askPoint>): Promise<ItemResult[]>;
-  once<T extends Json>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
 }
 
 export interface ContextFacts {
@@ -22,6 +27,19 @@ export interface ContextFacts {
   readonly sdk: ServerContext;
   /** URL flows, when the server has them configured. */
   readonly flows: FlowKit | undefined;
+}
+
+const checkedForSecrets = new WeakSet<PreparedQuestion<unknown>>();
+
+/** Prepares a form question, refusing one that asks for a secret. */
+function formQuestion(question: QuestionInput): PreparedQuestion<unknown> {
+  const prepared = prepareQuestion(question);
+  if (!checkedForSecrets.has(prepared)) {
+    const secrets = sensitiveFields(prepared.schema);
+    if (secrets.length > 0) throw new SecretInFormError(secrets);
+    checkedForSecrets.add(prepared);
+  }
+  return prepared;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -49,13 +67,13 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     if (Array.isArray(entry)) {
       const [message, question] = entry as readonly [string, QuestionInput];
       requireMode('form');
-      return { kind: 'form', key, message, question: prepareQuestion(question) };
+      return { kind: 'form', key, message, question: formQuestion(question) };
     }
     const item = entry as Exclude<BatchItem, readonly unknown[]>;
     requireMode(item.kind === 'form' ? 'form' : item.kind);
     switch (item.kind) {
       case 'form':
-        return { kind: 'form', key, message: item.message, question: prepareQuestion(item.question) };
+        return { kind: 'form', key, message: item.message, question: formQuestion(item.question) };
       case 'url':
         return { kind: 'url', key, message: item.message, url: item.url };
       case 'sampling':
@@ -79,7 +97,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     async elicit(message, question, options) {
       const key = nextKey(options);
       requireMode('form');
-      const item: AskItem = { kind: 'form', key, message, question: prepareQuestion(question) };
+      const item: AskItem = { kind: 'form', key, message, question: formQuestion(question) };
       const [result] = await engine.ask(askPoint([item], false));
       return result as never;
     },

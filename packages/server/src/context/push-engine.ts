@@ -21,6 +21,8 @@ export interface PushOptions {
   readonly maxTries: number;
   readonly questionTimeoutMs: number;
   readonly protocolVersion: string;
+  /** The logical call's id, the base of `ctx.once` idempotency keys. */
+  readonly callId: string;
   /** Sends `notifications/elicitation/complete` for a finished URL flow (2025-11-25 only). */
   readonly notifyComplete: (elicitationId: string) => Promise<void>;
 }
@@ -46,8 +48,8 @@ export class PushEngine {
     return Promise.all(point.items.map((item) => this.#askOne(item)));
   }
 
-  async once<T extends Json>(_name: string, fn: () => T | Promise<T>): Promise<T> {
-    return fn();
+  async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
+    return fn(`${this.#options.callId}.${name}`);
   }
 
   async #askOne(item: AskItem): Promise<ItemResult> {

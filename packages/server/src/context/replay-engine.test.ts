@@ -2,7 +2,10 @@ import { ask, prepareQuestion } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
 import { type AskItem, askPoint } from '../ask/ask-item.js';
 import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
-import { EMPTY_STATE, type RoundState } from '../state/round-state.js';
+import { firstRoundState, type RoundState } from '../state/round-state.js';
+
+const EMPTY_STATE = firstRoundState();
+
 import { MalformedResponseError, ReplayEngine, SUSPEND } from './replay-engine.js';
 
 const limits = { maxRounds: 20, maxTries: 3 };
@@ -129,10 +132,14 @@ describe('ReplayEngine', () => {
     ]);
   });
 
-  it('runs ctx.once work once per call and replays its value', async () => {
+  it('runs ctx.once work once per call, replays its value, and gives it a stable idempotency key', async () => {
     let runs = 0;
+    const keys: string[] = [];
     const handler = async (engine: ReplayEngine) => {
-      const ticket = await engine.once('ticket', () => ++runs);
+      const ticket = await engine.once('ticket', (key) => {
+        keys.push(key);
+        return ++runs;
+      });
       const [where] = await engine.ask(askPoint([dest()], false));
       return { ticket, where };
     };
@@ -144,6 +151,17 @@ describe('ReplayEngine', () => {
     );
     expect(runs).toBe(1);
     expect(r2.value).toEqual({ ticket: 1, where: { action: 'accept', value: 'Kyiv' } });
+    expect(keys).toEqual([`${EMPTY_STATE.callId}.ticket`]);
+    // A client that sends the same round twice re-runs that round's new work, with the same key.
+    const after = async (engine: ReplayEngine) => {
+      await engine.ask(askPoint([dest()], false));
+      return engine.once('book', (key) => key);
+    };
+    const s1 = await round(EMPTY_STATE, undefined, after);
+    const answer = { dest: { action: 'accept', content: { value: 'Oslo' } } };
+    const once1 = await round(s1.suspension!.state, answer, after);
+    const once2 = await round(s1.suspension!.state, answer, after);
+    expect(once1.value).toBe(once2.value);
   });
 
   it('explains the replay rule when a handler asks something else on replay', async () => {

@@ -87,7 +87,7 @@ export class ReplayEngine {
   }
 
   /** Runs `fn` once per logical call; its result is journaled and replayed on later rounds. */
-  async once<T extends Json>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
     const fp = fingerprint('once', name);
     const replayed = this.#replay(fp, `ctx.once('${name}')`);
     if (replayed !== undefined) return replayed as T;
@@ -95,7 +95,7 @@ export class ReplayEngine {
       // The last round stopped at a question, so replay must reach that question before anything new.
       throw new ReplayDivergenceError(this.#cursor, `ctx.once('${name}')`);
     }
-    const value = await fn();
+    const value = await fn(`${this.#state.callId}.${name}`);
     // Round-trip through JSON now, so the first round sees exactly what later rounds will replay.
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
     this.#journal.push([fp, json]);
@@ -177,7 +177,12 @@ export class ReplayEngine {
     };
     this.#suspension = {
       inputRequests,
-      state: { rounds: this.#state.rounds + 1, journal: this.#journal, pending: nextPending },
+      state: {
+        callId: this.#state.callId,
+        rounds: this.#state.rounds + 1,
+        journal: this.#journal,
+        pending: nextPending,
+      },
     };
     throw SUSPEND;
   }

@@ -14,7 +14,7 @@ import { PushEngine } from '../context/push-engine.js';
 import { MalformedResponseError, ReplayEngine } from '../context/replay-engine.js';
 import { ElicitationUnavailable } from '../errors.js';
 import type { StateBinding } from '../state/binding.js';
-import { EMPTY_STATE, type RoundState } from '../state/round-state.js';
+import { firstRoundState, newCallId, type RoundState } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import type { ParleyContext } from '../types.js';
 
@@ -72,6 +72,7 @@ export async function runCall<R>(
       maxTries: app.maxTries,
       questionTimeoutMs: app.questionTimeoutMs,
       protocolVersion,
+      callId: newCallId(),
       notifyComplete: (elicitationId) =>
         sdkServer.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
     });
@@ -148,7 +149,7 @@ export async function runCall<R>(
 
 async function openState(app: App, sdk: ServerContext, binding: StateBinding): Promise<RoundState> {
   const raw = sdk.mcpReq.requestState<unknown>();
-  if (raw === undefined) return EMPTY_STATE;
+  if (raw === undefined) return firstRoundState();
   const codec = await app.codec();
   const opened = await codec.open(raw, binding);
   if (opened.ok) return opened.state;

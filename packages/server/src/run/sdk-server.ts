@@ -13,6 +13,7 @@ import {
   QuestionTimeoutError,
   ReplayDivergenceError,
   RoundLimitError,
+  SecretInFormError,
   ToolError,
   TooManyInvalidAnswersError,
 } from '../errors.js';
@@ -24,6 +25,7 @@ import { runCall, type ServingEra, type ServingUnit } from './run-call.js';
 /** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
 const PUBLIC_ERRORS = [
   ToolError,
+  SecretInFormError,
   ElicitationUnavailable,
   ReplayDivergenceError,
   RoundLimitError,
@@ -31,7 +33,7 @@ const PUBLIC_ERRORS = [
   QuestionTimeoutError,
   StateTooLargeError,
 ];
-const AUTHOR_BUGS = [ReplayDivergenceError, StateTooLargeError];
+const AUTHOR_BUGS = [ReplayDivergenceError, StateTooLargeError, SecretInFormError];
 
 const isPublic = (error: unknown): error is Error => PUBLIC_ERRORS.some((kind) => error instanceof kind);
 

@@ -18,10 +18,24 @@ export interface PendingAsk {
 
 /** Everything the server remembers about one call between rounds. */
 export interface RoundState {
+  /** Random id of the logical call, the same in every round (the base of `ctx.once` idempotency keys). */
+  readonly callId: string;
   /** Rounds answered with an InputRequiredResult so far. */
   readonly rounds: number;
   readonly journal: readonly JournalEntry[];
   readonly pending: PendingAsk | undefined;
 }
 
-export const EMPTY_STATE: RoundState = { rounds: 0, journal: [], pending: undefined };
+/** The state of a call's first round. */
+export function firstRoundState(): RoundState {
+  return { callId: newCallId(), rounds: 0, journal: [], pending: undefined };
+}
+
+/** 16 random bytes, base64url. */
+export function newCallId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}

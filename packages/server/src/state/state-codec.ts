@@ -64,7 +64,8 @@ export class StateCodec {
 
   async seal(state: RoundState, binding: StateBinding): Promise<string> {
     const expires = Math.floor(this.#now() / 1000) + this.#options.ttlSeconds;
-    const payload: { e: number; r: number; j: readonly JournalEntry[]; p?: Json } = {
+    const payload: { c: string; e: number; r: number; j: readonly JournalEntry[]; p?: Json } = {
+      c: state.callId,
       e: expires,
       r: state.rounds,
       j: state.journal,
@@ -128,6 +129,6 @@ function decodePayload(payload: unknown): { expires: number; state: RoundState }
   }
   return {
     expires: payload.e,
-    state: { rounds: payload.r, journal: payload.j as JournalEntry[], pending },
+    state: { callId: payload.c as string, rounds: payload.r, journal: payload.j as JournalEntry[], pending },
   };
 }
