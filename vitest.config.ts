@@ -33,6 +33,14 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        extends: true,
+        test: {
+          name: 'fuzz',
+          include: ['packages/*/test/**/*.fuzz.ts', 'packages/*/src/**/*.fuzz.ts', 'fleet/src/**/*.fuzz.ts'],
+          testTimeout: 30 * 60_000,
+        },
+      },
     ],
   },
 });
