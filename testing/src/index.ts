@@ -1,1 +1,4 @@
-export { freePort, startRedis } from './redis-server.js';
+export { freePort, isListening, waitForPort } from './free-port.js';
+export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
+export { type BalancerConfig, balancerConfig } from './nginx-config.js';
+export { startRedis } from './redis-server.js';

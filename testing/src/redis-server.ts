@@ -1,14 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-
-/** A free loopback port, from the OS. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from './free-port.js';
 
 /** Starts a real, throwaway `redis-server` on loopback (no persistence). */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
