@@ -6,11 +6,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { CLIENT_KINDS } from './clients/kinds.js';
 import { type BenchConfig, parseConfig, USAGE } from './config.js';
 import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
-import type { BenchResults, ClientResults, NotYet } from './report/results.js';
+import type { BenchResults, ClientResults } from './report/results.js';
 import { SERVER_KINDS, type ServerKind } from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
 import { measureClient } from './workloads/client-driver.js';
@@ -18,6 +19,7 @@ import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
+import { measureFormRenderer } from './workloads/renderer.js';
 import { measureStateCodecs } from './workloads/state-codec.js';
 import { measureWireState, type WireState } from './workloads/state-wire.js';
 
@@ -46,6 +48,9 @@ class Servers {
   }
 }
 
+/** Questions per flow in (e), so each flow has several rounds for the client to drive. */
+const CLIENT_QUESTIONS = 5;
+
 function flowShapes(config: BenchConfig): FlowShape[] {
   const shapes: FlowShape[] = [];
   if (config.workloads.includes('a')) shapes.push({ questions: 1, concurrency: 1 });
@@ -53,13 +58,6 @@ function flowShapes(config: BenchConfig): FlowShape[] {
   if (config.workloads.includes('b'))
     shapes.push({ questions: 5, concurrency: 16 }, { questions: 20, concurrency: 16 });
   return shapes;
-}
-
-async function parleyClientStatus(): Promise<string | undefined> {
-  const client: Record<string, unknown> = await import('@parley/client');
-  return Object.keys(client).length === 0
-    ? '@parley/client has not landed yet (its package exports nothing)'
-    : undefined;
 }
 
 async function run(config: BenchConfig): Promise<BenchResults> {
@@ -105,19 +103,11 @@ async function run(config: BenchConfig): Promise<BenchResults> {
 
     if (has('e')) {
       progress('(e) client driver overhead');
-      const questions = 5;
-      const missing = await parleyClientStatus();
-      const clients: ClientResults = {
-        status: 'ok',
-        server: 'parley',
-        questions,
-        costs: {
-          bare: await measureClient('bare', http.parley.url, questions, config.clientMs),
-          sdk: await measureClient('sdk', http.parley.url, questions, config.clientMs),
-        },
-        missing: missing ? [{ client: '@parley/client', reason: missing }] : [],
-      };
-      measured.clients = clients;
+      const costs: ClientResults['costs'] = {};
+      for (const kind of CLIENT_KINDS) {
+        costs[kind] = await measureClient(kind, http.parley.url, CLIENT_QUESTIONS, config.clientMs);
+      }
+      measured.clients = { server: 'parley', questions: CLIENT_QUESTIONS, costs };
     }
 
     if (has('f')) {
@@ -142,11 +132,8 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     }
 
     if (has('g')) {
-      const renderer: NotYet = {
-        status: 'not-yet',
-        reason: 'the lab renderer (packages/lab) has not landed yet, so there is nothing to render or weigh',
-      };
-      measured.renderer = renderer;
+      progress('(g) form renderer in Chromium');
+      measured.renderer = await measureFormRenderer(config.rendererRuns);
     }
 
     if (config.profileMs > 0 && (has('a') || has('b'))) {

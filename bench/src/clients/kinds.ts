@@ -1,5 +1,5 @@
 /** The client libraries workload (e) compares, each driving the same survey flows. */
-export const CLIENT_KINDS = ['bare', 'sdk'] as const;
+export const CLIENT_KINDS = ['bare', 'sdk', 'parley'] as const;
 export type ClientKind = (typeof CLIENT_KINDS)[number];
 
 /** What one client costs per round, measured inside the client's own process. */

@@ -8,11 +8,13 @@
 import { bareDriver } from './bare-driver.js';
 import type { FlowDriver } from './driver.js';
 import { CLIENT_KINDS, type ClientCost, type ClientKind } from './kinds.js';
+import { parleyClientDriver } from './parley-client.js';
 import { sdkClientDriver } from './sdk-client.js';
 
 const drivers: Record<ClientKind, (url: string) => Promise<FlowDriver>> = {
   bare: bareDriver,
   sdk: sdkClientDriver,
+  parley: parleyClientDriver,
 };
 
 const [kind, url, questionsText, durationText] = process.argv.slice(2);

@@ -159,11 +159,31 @@ export function checkGoals(results: Measured): GoalCheck[] {
   }
 
   const renderer = results.renderer;
-  for (const [goal, target] of [
-    ['Form renderer size, min + gzip, (g)', '≤ 15 KB'],
-    ['20-field form render time in Chromium, (g)', '≤ 16 ms'],
-  ] as const) {
-    goals.push(notMeasured(goal, target, renderer?.reason ?? 'workload (g) not run'));
+  const sizeGoal = 'Form renderer size, min + gzip, (g)';
+  const timeGoal = '20-field form render time in Chromium, (g)';
+  if (renderer?.status === 'ok') {
+    const kb = renderer.gzipBytes / 1024;
+    const limitKb = renderer.goals.gzipBytes / 1024;
+    goals.push(
+      check(
+        sizeGoal,
+        `≤ ${fixed(limitKb, 0)} KB`,
+        `${fixed(kb)} KB (${fixed(renderer.minifiedBytes / 1024)} KB minified)`,
+        kb <= limitKb,
+      ),
+    );
+    goals.push(
+      check(
+        timeGoal,
+        `≤ ${renderer.goals.renderMs} ms`,
+        `${fixed(renderer.renderMs, 2)} ms median of ${renderer.runs} (first render ${fixed(renderer.firstRenderMs, 2)} ms)`,
+        renderer.renderMs <= renderer.goals.renderMs,
+      ),
+    );
+  } else {
+    const why = renderer?.reason ?? 'workload (g) not run';
+    goals.push(notMeasured(sizeGoal, '≤ 15 KB', why));
+    goals.push(notMeasured(timeGoal, '≤ 16 ms', why));
   }
   return goals;
 }

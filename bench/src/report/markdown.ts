@@ -1,3 +1,4 @@
+import { CLIENT_KINDS, type ClientKind } from '../clients/kinds.js';
 import { SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
@@ -137,26 +138,22 @@ function handshakeTable(results: BenchResults): string {
 function clientTable(results: BenchResults): string {
   const clients = results.clients;
   if (!clients) return '';
-  if (clients.status !== 'ok') return `Not measured yet: ${clients.reason}`;
   const bare = clients.costs.bare;
-  const names: Record<string, string> = {
+  const names: Record<ClientKind, string> = {
     bare: 'bench bare loop (floor)',
     sdk: 'raw SDK Client',
     parley: '@parley/client',
   };
   const table = markdownTable(
     ['Client', 'client CPU µs/round', 'overhead vs bare loop, µs/round', 'wall ms/round'],
-    Object.entries(clients.costs).map(([kind, cost]) => [
-      names[kind] ?? kind,
-      n0(cost.cpuPerRoundUs),
-      bare ? n0(cost.cpuPerRoundUs - bare.cpuPerRoundUs) : '—',
-      n2(cost.wallPerRoundMs),
+    CLIENT_KINDS.filter((kind) => clients.costs[kind]).map((kind) => [
+      names[kind],
+      n0(clients.costs[kind]!.cpuPerRoundUs),
+      bare ? n0(clients.costs[kind]!.cpuPerRoundUs - bare.cpuPerRoundUs) : '—',
+      n2(clients.costs[kind]!.wallPerRoundMs),
     ]),
   );
-  const missing = clients.missing
-    .map((entry) => `\n\n${entry.client}: not measured yet (${entry.reason}).`)
-    .join('');
-  return `${clients.questions}-question flows against the ${NAMES[clients.server]} server.\n\n${table}${missing}`;
+  return `${clients.questions}-question flows against the ${NAMES[clients.server]} server.\n\n${table}`;
 }
 
 function memoryTables(results: BenchResults): string {
@@ -194,6 +191,30 @@ function memoryTables(results: BenchResults): string {
   return `${modern}\n\n${pending}`;
 }
 
+function rendererText(results: BenchResults): string {
+  const renderer = results.renderer;
+  if (!renderer) return '';
+  if (renderer.status !== 'ok') return `Not measured: ${renderer.reason}`;
+  return markdownTable(
+    [
+      'Renderer',
+      'min + gzip',
+      'minified',
+      `${renderer.fields}-field render, median of ${renderer.runs}`,
+      'first render',
+    ],
+    [
+      [
+        '`@parley/lab/renderer`',
+        `${n1(renderer.gzipBytes / 1024)} KB`,
+        `${n1(renderer.minifiedBytes / 1024)} KB`,
+        `${n2(renderer.renderMs)} ms`,
+        `${n2(renderer.firstRenderMs)} ms`,
+      ],
+    ],
+  );
+}
+
 function profileSection(kind: ServerKind, profile: ServerProfile): string {
   const rows = (list: ServerProfile['topSelf']) =>
     list.slice(0, 10).map((row) => [`\`${row.functionName}\``, `\`${row.location}\``, `${n1(row.percent)}%`]);
@@ -229,8 +250,7 @@ export function renderMarkdown(results: BenchResults): string {
     sections.push('### (d) Handshake era (2025 client, one question per leg)', handshakeTable(results));
   if (results.clients) sections.push('### (e) Client driver overhead', clientTable(results));
   if (results.memory) sections.push('### (f) Server memory (after a full GC)', memoryTables(results));
-  if (results.renderer)
-    sections.push('### (g) Form renderer', `Not measured yet: ${results.renderer.reason}`);
+  if (results.renderer) sections.push('### (g) Form renderer', rendererText(results));
   if (results.profiles) {
     sections.push('### Profiles of (a) at concurrency 16');
     for (const kind of SERVER_KINDS) {

@@ -7,22 +7,14 @@ import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
 import type { ServerProfile } from '../workloads/profile.js';
+import type { RendererFailure, RendererResult } from '../workloads/renderer.js';
 import type { CodecTiming } from '../workloads/state-codec.js';
 import type { WireState } from '../workloads/state-wire.js';
 
-/** A workload that could not run yet, and why. */
-export interface NotYet {
-  readonly status: 'not-yet';
-  readonly reason: string;
-}
-
 export interface ClientResults {
-  readonly status: 'ok';
   readonly server: ServerKind;
   readonly questions: number;
-  readonly costs: { readonly [K in ClientKind]?: ClientCost };
-  /** Client libraries that are not measured yet, and why. */
-  readonly missing: readonly { readonly client: string; readonly reason: string }[];
+  readonly costs: { [K in ClientKind]?: ClientCost };
 }
 
 /** One goal of the issue, checked against numbers from this run. */
@@ -51,11 +43,11 @@ export interface BenchResults {
   /** (d) */
   readonly handshake?: readonly HandshakeResult[];
   /** (e) */
-  readonly clients?: ClientResults | NotYet;
+  readonly clients?: ClientResults;
   /** (f) */
   readonly memory?: { readonly modern: PerServer<ModernMemory>; readonly pending: PendingMemory };
   /** (g) */
-  readonly renderer?: NotYet;
+  readonly renderer?: RendererResult | RendererFailure;
   readonly profiles?: PerServer<ServerProfile>;
   /** Servers that wrote to stderr during the run (normally none), with what they wrote first. */
   readonly serverLogs: readonly (ServerLog & { readonly server: string })[];

@@ -31,6 +31,12 @@ export interface HandshakeOptions {
 
 const QUESTION_NUMBER = /^Question (\d+) of/;
 
+/** The first sentence of a message (up to 160 characters), for a table cell. */
+function shorten(message: string): string {
+  const sentence = message.split(/(?<=[.:])\s/)[0] ?? message;
+  return sentence.length > 160 ? `${sentence.slice(0, 159)}…` : sentence;
+}
+
 /** Connects a 2025-era SDK client whose elicitation handler answers at once and timestamps each leg. */
 async function connect(transport: StdioClientTransport | StreamableHTTPClientTransport) {
   const client = new Client(
@@ -78,14 +84,18 @@ export async function measureHandshake(
         );
         text = result.content[0]?.type === 'text' ? result.content[0].text : JSON.stringify(result);
       } catch (error) {
-        return { ...base, status: 'cannot', reason: error instanceof Error ? error.message : String(error) };
+        return {
+          ...base,
+          status: 'cannot',
+          reason: shorten(error instanceof Error ? error.message : String(error)),
+        };
       }
       const ended = process.hrtime.bigint();
       if (text !== expected || marks.length !== 2 * options.questions) {
         return {
           ...base,
           status: 'cannot',
-          reason: `asked ${marks.length / 2} of ${options.questions} questions and returned ${String(text).slice(0, 200)}`,
+          reason: `asked ${marks.length / 2} of ${options.questions} questions; the call returned "${shorten(String(text))}"`,
         };
       }
       const points = [started, ...marks, ended];

@@ -8,7 +8,11 @@
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { KeyRing } from '@parley/core/seal';
 import { nodeAead } from '../../../packages/server/dist/state/node-aead.js';
-import type { JournalEntry, RoundState } from '../../../packages/server/dist/state/round-state.js';
+import {
+  firstRoundState,
+  type JournalEntry,
+  type RoundState,
+} from '../../../packages/server/dist/state/round-state.js';
 import { StateCodec } from '../../../packages/server/dist/state/state-codec.js';
 import { BENCH_KEY, BENCH_KEY_BASE64 } from '../servers/bench-key.js';
 import { median } from '../stats.js';
@@ -35,7 +39,12 @@ function parleyState(answered: number): RoundState {
     2_000_000_000 + i,
     { a: { answer: answerOf(i) } },
   ]);
-  return { rounds: answered + 1, journal, pending: { fingerprint: 3_000_000_000 + answered, tries: 0 } };
+  return {
+    ...firstRoundState(),
+    rounds: answered + 1,
+    journal,
+    pending: { fingerprint: 3_000_000_000 + answered, tries: 0 },
+  };
 }
 
 async function timeFlows(iterations: number, questions: number, round: (answered: number) => Promise<void>) {

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../config.js';
+import type { LoadSummary } from '../workloads/flows.js';
+import type { MemoryReading, PendingMemory } from '../workloads/memory.js';
+import { checkGoals } from './goals.js';
+import { renderMarkdown } from './markdown.js';
+import type { BenchResults } from './results.js';
+
+const load = (flowsPerSecond: number, roundP99Ms: number, cpuPerRoundUs: number): LoadSummary => ({
+  flowsPerSecond,
+  roundP50Ms: roundP99Ms / 4,
+  roundP99Ms,
+  cpuPerFlowUs: cpuPerRoundUs * 2,
+  cpuPerRoundUs,
+  runs: [],
+});
+
+const memory = (heapMb: number, handlersRunning = 0): MemoryReading => ({
+  heapMb,
+  rssMb: heapMb * 5,
+  handlersRunning,
+});
+
+const pending = (dropReleased: boolean): PendingMemory => ({
+  questions: 1000,
+  timeoutMs: 15_000,
+  before: memory(14),
+  setupMs: 2000,
+  pending: memory(30, 1000),
+  afterTimeout: { ...memory(16), releasedInMs: 14_000 },
+  afterSessionEnd: { ...memory(16), releasedInMs: 20 },
+  afterDrop: dropReleased
+    ? { ...memory(16), releasedInMs: 30 }
+    : { ...memory(25, 1000), releasedInMs: undefined },
+});
+
+function measured(overrides: Partial<Omit<BenchResults, 'goals'>> = {}): Omit<BenchResults, 'goals'> {
+  const parsed = parseConfig([]);
+  if ('problem' in parsed) throw new Error(parsed.problem);
+  return {
+    format: 1,
+    date: '2026-11-30T00:00:00.000Z',
+    config: parsed.config,
+    machine: {
+      cpuModel: 'Test CPU',
+      cores: 2,
+      node: 'v20.20.2',
+      platform: 'linux x64',
+      memoryGb: 24,
+      loadAverageAtStart: 0.2,
+      loadAverageAtEnd: 1.9,
+    },
+    serverLogs: [],
+    ...overrides,
+  };
+}
+
+const goal = (results: Omit<BenchResults, 'goals'>, start: string) => {
+  const found = checkGoals(results).find((check) => check.goal.startsWith(start));
+  if (!found) throw new Error(`no goal starting "${start}"`);
+  return found;
+};
+
+describe('checkGoals', () => {
+  it('lists every goal as not measured, never met, when nothing ran', () => {
+    const goals = checkGoals(measured());
+    expect(goals).toHaveLength(11);
+    for (const check of goals) expect(check.met).toBeUndefined();
+  });
+
+  it('checks throughput and p99 against the SDK and the floor from the same run', () => {
+    const flows = {
+      'q1-c16': { parley: load(1000, 20, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
+    };
+    const results = measured({ flows });
+    expect(goal(results, 'Parley ≥ 2× the raw SDK')).toMatchObject({ measured: '2.50×', met: true });
+    expect(goal(results, 'Parley ≥ 50% of the bare floor')).toMatchObject({ measured: '56%', met: true });
+    expect(goal(results, 'Round p99')).toMatchObject({ met: true });
+
+    const slower = measured({
+      flows: {
+        'q1-c16': { parley: load(600, 30, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
+      },
+    });
+    expect(goal(slower, 'Parley ≥ 2× the raw SDK')).toMatchObject({
+      measured: '1.50×',
+      met: false,
+      note: '33% short',
+    });
+    expect(goal(slower, 'Parley ≥ 50% of the bare floor')).toMatchObject({
+      met: false,
+      note: '1.5× too slow',
+    });
+    expect(goal(slower, 'Round p99')).toMatchObject({ met: false, note: "1.20× the SDK's" });
+  });
+
+  it('checks that replay stays cheap: CPU per round of 20 questions against 1', () => {
+    const flows = { 'q1-c16': { parley: load(1, 1, 300) }, 'q20-c16': { parley: load(1, 1, 800) } };
+    expect(goal(measured({ flows }), 'Parley CPU per round')).toMatchObject({ met: true });
+    const costly = { 'q1-c16': { parley: load(1, 1, 300) }, 'q20-c16': { parley: load(1, 1, 1000) } };
+    expect(goal(measured({ flows: costly }), 'Parley CPU per round')).toMatchObject({ met: false });
+  });
+
+  it('checks seal + open at the worst flow length, and the state overhead beyond the answers', () => {
+    const results = measured({
+      stateCodec: [
+        { questions: 1, parleyUs: 12, sdkUs: 20 },
+        { questions: 20, parleyUs: 60, sdkUs: 40 },
+      ],
+      wireState: {
+        parley: { stateChars: [100, 150], answerBytes: [0, 21], maxOverheadChars: 129, charsPerAnswer: 50 },
+      },
+    });
+    expect(goal(results, 'Seal + open')).toMatchObject({ met: false, note: '1.2× the bound' });
+    expect(goal(results, 'State size')).toMatchObject({ met: true });
+  });
+
+  it('misses the disconnect goal when a dropped connection leaves questions waiting', () => {
+    const modern = { parley: { flows: 10_000, before: memory(14), inFlight: memory(18), after: memory(18) } };
+    const held = measured({ memory: { modern, pending: pending(false) } });
+    expect(goal(held, 'Modern flows in flight')).toMatchObject({ met: true });
+    expect(goal(held, '2025-era questions pending')).toMatchObject({ met: true });
+    expect(goal(held, '2025-era questions released on disconnect')).toMatchObject({
+      met: false,
+      note: expect.stringMatching(/until the question timeout/),
+    });
+    const released = measured({ memory: { modern, pending: pending(true) } });
+    expect(goal(released, '2025-era questions released on disconnect')).toMatchObject({ met: true });
+  });
+
+  it('checks the renderer against the budgets the lab reports', () => {
+    const renderer = {
+      status: 'ok' as const,
+      gzipBytes: 16 * 1024,
+      minifiedBytes: 40_000,
+      renderMs: 9,
+      firstRenderMs: 80,
+      fields: 20,
+      runs: 50,
+      goals: { gzipBytes: 15 * 1024, renderMs: 16 },
+    };
+    const results = measured({ renderer });
+    expect(goal(results, 'Form renderer size')).toMatchObject({ met: false });
+    expect(goal(results, '20-field form render')).toMatchObject({ met: true });
+    const failed = measured({ renderer: { status: 'failed', reason: 'no Chromium at /usr/bin/chromium' } });
+    expect(goal(failed, 'Form renderer size')).toMatchObject({
+      met: undefined,
+      note: 'no Chromium at /usr/bin/chromium',
+    });
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('shows the machine, the goals and each workload that ran, escaping table cells', () => {
+    const partial = measured({
+      flows: {
+        'q1-c16': { parley: load(1000, 20, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
+      },
+      handshake: [{ server: 'sdk', transport: 'http', status: 'cannot', reason: 'no session | no push' }],
+    });
+    const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
+    expect(text).toContain('Test CPU, 2 cores, 24 GB, Node v20.20.2');
+    expect(text).toContain('| Parley ≥ 2× the raw SDK flows/s, (a) c16 | ≥ 2.00× | 2.50× | **met** |');
+    expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% |');
+    expect(text).toContain('**cannot**: no session \\| no push');
+    expect(text).not.toContain('### (c)');
+  });
+});
