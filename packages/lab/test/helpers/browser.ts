@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../../dist/measure-renderer.js';
 
 /** Where the tests save screenshots: CI keeps this folder as an artifact. */
@@ -36,5 +36,13 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path, fullPage });
+  return path;
+}
+
+/** Saves a screenshot of one element (a dialog) under .artifacts/lab/. */
+export async function screenshotOf(element: Locator, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await element.screenshot({ path });
   return path;
 }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openLab, screenshot } from './browser.js';
+import { launchChromium, openLab, screenshot, screenshotOf } from './browser.js';
 import {
   callCard,
   callTool,
@@ -76,7 +76,9 @@ export function describeFormFlows(transport: 'stdio' | 'http'): void {
       expect(await box.getByLabel('Full name').getAttribute('aria-describedby')).toBeTruthy();
       expect(await box.getByText('As on your ID').isVisible()).toBe(true);
       await fillEveryField(page);
+      await box.getByLabel('Full name').focus();
       await screenshot(page, `form-every-field-${transport}-${era}`);
+      await screenshotOf(box, `lab-form-${transport}-${era}`);
       await box.getByRole('button', { name: 'Review answers' }).click();
       const review = box.locator('.parley-review-list');
       await review.waitFor();

@@ -1,6 +1,6 @@
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './browser.js';
+import { screenshot, screenshotOf } from './browser.js';
 import { useLab } from './form-flows.js';
 import { callCard, callTool, dialog, resultOf, waitForNoQuestion } from './lab-page.js';
 
@@ -39,6 +39,7 @@ export function describeUrlFlows(transport: 'stdio' | 'http'): void {
       expect(await box.locator('a').count()).toBe(0);
       expect(await box.getByRole('button', { name: 'Open' }).isEnabled()).toBe(true);
       await screenshot(page, `url-consent-${transport}-${era}`);
+      await screenshotOf(box, `lab-url-consent-${transport}-${era}`);
       expect(requests.filter((url) => url.includes('xn--bcher-kva'))).toEqual([]);
 
       const [popup] = await Promise.all([
