@@ -25,7 +25,9 @@ import { measureWireState, type WireState } from './workloads/state-wire.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL('../results/', import.meta.url));
-const progress = (line: string) => process.stderr.write(`${line}\n`);
+const started = Date.now();
+const progress = (line: string) =>
+  process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 
 /** Every server process the run starts, so each is stopped and its stderr reported. */
 class Servers {
