@@ -22,9 +22,13 @@ export function offsetOf(date: Date): string {
   return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(size / 60))}:${pad(size % 60)}`;
 }
 
-/** `UTC+02:00`: how the form names the person's time zone. */
+/**
+ * How the form names the person's time zone: its IANA name (`Europe/Paris`), which stays right
+ * across summer time, or `UTC+02:00` when the browser does not say.
+ */
 export function timeZoneLabel(date: Date = new Date()): string {
-  return `UTC${offsetOf(date)}`;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone ? zone : `UTC${offsetOf(date)}`;
 }
 
 /**
