@@ -9,6 +9,9 @@ export default defineConfig({
   resolve: source,
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
+    // With the "source" condition on, Node would resolve these packages' own dependencies to their
+    // TypeScript sources inside node_modules; vitest inlines them so vite resolves them instead.
+    server: { deps: { inline: ['eventsource', /@modelcontextprotocol\/client/] } },
     projects: [
       {
         extends: true,
