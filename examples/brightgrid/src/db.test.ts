@@ -75,6 +75,19 @@ describe('Store', () => {
     expect(files.some((bytes) => bytes.includes(token))).toBe(false);
   });
 
+  it('ends API tokens when revoked and after a day', () => {
+    let now = new Date('2026-08-01T10:00:00Z');
+    const store = openStore({ dir: ':memory:', now: () => now });
+    opened.push(store);
+    const [kept, revoked] = [store.issueToken('alice'), store.issueToken('alice')];
+    store.revokeTokens([revoked]);
+    expect(store.userForToken(revoked)).toBeUndefined();
+    now = new Date('2026-08-02T09:59:59Z');
+    expect(store.userForToken(kept)).toBe('alice');
+    now = new Date('2026-08-02T10:00:01Z');
+    expect(store.userForToken(kept)).toBeUndefined();
+  });
+
   it('ends web sessions when asked and when they expire', () => {
     let now = new Date('2026-08-01T10:00:00Z');
     const store = openStore({ dir: ':memory:', now: () => now, sessionSeconds: 60 });

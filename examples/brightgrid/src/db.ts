@@ -117,6 +117,9 @@ const SCHEMA = `
     user TEXT PRIMARY KEY REFERENCES users(name), client TEXT NOT NULL, linked_at TEXT NOT NULL);
 `;
 
+/** How long an API token works (a stopped server revokes its own tokens sooner). */
+export const TOKEN_HOURS = 24;
+
 const DESTINATIONS: readonly Destination[] = [
   { code: 'LIS', city: 'Lisbon', fareEur: 129 },
   { code: 'OSL', city: 'Oslo', fareEur: 164 },
@@ -222,10 +225,22 @@ export class Store {
     return token;
   }
 
+  /** The user of a token issued within the last {@link TOKEN_HOURS} hours and not revoked. */
   userForToken(token: string): string | undefined {
+    const oldest = new Date(this.#now().getTime() - TOKEN_HOURS * 3600_000).toISOString();
     return this.#db
-      .prepare<[string], { user: string }>('SELECT user FROM api_tokens WHERE token_hash = ?')
-      .get(digest(token))?.user;
+      .prepare<[string, string], { user: string }>(
+        'SELECT user FROM api_tokens WHERE token_hash = ? AND created_at > ?',
+      )
+      .get(digest(token), oldest)?.user;
+  }
+
+  /** Ends tokens (a server revokes the ones it printed when it stops). */
+  revokeTokens(tokens: readonly string[]): void {
+    const remove = this.#db.prepare('DELETE FROM api_tokens WHERE token_hash = ?');
+    this.#db.transaction(() => {
+      for (const token of tokens) remove.run(digest(token));
+    })();
   }
 
   /** Starts a browser session; the returned id goes in the session cookie. */

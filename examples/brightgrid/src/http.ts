@@ -4,6 +4,7 @@ import type { Logger } from '@parley/server';
 import { resolveDataDir } from './data-dir.js';
 import { openStore, type Store } from './db.js';
 import { DEMO_USERS } from './demo-users.js';
+import { flowStoreFromEnv } from './flow-store.js';
 import { type Served, serveOnLoopback } from './serve-http.js';
 import { createBrightgrid, MCP_PATH } from './server.js';
 
@@ -12,6 +13,12 @@ export interface BrightgridHttpOptions {
   readonly port?: number;
   /** Default `BRIGHTGRID_DATA`, else a folder in the system temp folder. */
   readonly dataDir?: string;
+  /**
+   * Where browsers and clients reach Brightgrid when it runs behind a proxy or load balancer, e.g.
+   * `http://127.0.0.1:8080`: connect links and the store pages' origin checks use it. Default
+   * `BRIGHTGRID_PUBLIC_URL`, else the address it listens on.
+   */
+  readonly publicUrl?: string;
   readonly log?: Logger;
 }
 
@@ -37,30 +44,46 @@ export interface BrightgridHttp {
  */
 export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): Promise<BrightgridHttp> {
   const store = openStore({ dir: options.dataDir ?? resolveDataDir() });
+  const publicUrl = options.publicUrl ?? (process.env.BRIGHTGRID_PUBLIC_URL || undefined);
+  if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
+    store.close();
+    throw new Error(`BRIGHTGRID_PUBLIC_URL must be the http(s) URL clients reach Brightgrid at (got ${publicUrl}).`);
+  }
+  // With REDIS_URL set, URL flows live in Redis, shared by every replica behind a load balancer.
+  const flows = flowStoreFromEnv();
   let served: Served;
   try {
     served = await serveOnLoopback(options.port ?? 0, (origin) =>
-      createBrightgrid({ store, publicUrl: origin, ...(options.log && { log: options.log }) }),
+      createBrightgrid({
+        store,
+        publicUrl: publicUrl ?? origin,
+        ...(flows.store && { flowStore: flows.store }),
+        ...(options.log && { log: options.log }),
+      }),
     );
   } catch (error) {
+    await flows.close();
     store.close();
     throw error;
   }
   const tokens = Object.fromEntries(DEMO_USERS.map((user) => [user.name, store.issueToken(user.name)]));
+  const origin = publicUrl === undefined ? served.origin : new URL(publicUrl).origin;
   return {
-    url: `${served.origin}${MCP_PATH}`,
-    origin: served.origin,
+    url: `${origin}${MCP_PATH}`,
+    origin,
     tokens,
     store,
     async close() {
       await served.close();
+      await flows.close();
+      store.revokeTokens(Object.values(tokens));
       store.close();
     },
   };
 }
 
 /** The lines a person needs to use a running Brightgrid. */
-export function describe(brightgrid: BrightgridHttp): string[] {
+export function startupLines(brightgrid: BrightgridHttp): string[] {
   return [
     `Brightgrid: ${brightgrid.url}`,
     `Store sign-in: ${brightgrid.origin}/signin (${DEMO_USERS.map((u) => `${u.name} / ${u.password}`).join(', or ')})`,
@@ -76,11 +99,13 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port takes a port number from 0 to 65535 (got ${values.port}).`);
   }
-  const brightgrid = await startBrightgridHttp({ port });
-  process.stdout.write(`${describe(brightgrid).join('\n')}\n`);
-  const stop = () => void brightgrid.close().then(() => process.exit(0));
+  let brightgrid: BrightgridHttp | undefined;
+  // Listen for signals before printing: whoever reads the lines may stop us at once.
+  const stop = () => void Promise.resolve(brightgrid?.close()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  brightgrid = await startBrightgridHttp({ port });
+  process.stdout.write(`${startupLines(brightgrid).join('\n')}\n`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

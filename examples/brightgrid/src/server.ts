@@ -1,4 +1,4 @@
-import { createServer, type Logger, type ParleyServer } from '@parley/server';
+import { createServer, type FlowStore, type Logger, type ParleyServer } from '@parley/server';
 import { bearerAuth } from './auth.js';
 import type { Store } from './db.js';
 import { registerPrompts } from './prompts.js';
@@ -21,6 +21,8 @@ export interface BrightgridOptions {
   readonly publicUrl: string;
   /** The user a stdio connection acts for (stdio carries no credentials). */
   readonly localUser?: string;
+  /** Where URL flows live between the call, the page and the retry. Default: this process's memory. */
+  readonly flowStore?: FlowStore;
   readonly now?: () => Date;
   readonly log?: Logger;
 }
@@ -62,6 +64,7 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
       publicUrl: origin,
       session: (request) => sessions.current(request)?.user,
       signIn: (returnTo) => `${origin}/signin?return_to=${encodeURIComponent(returnTo)}`,
+      ...(options.flowStore && { store: options.flowStore }),
     },
     ...(options.log && { log: options.log }),
   });

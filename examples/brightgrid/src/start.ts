@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startLab } from '@parley/lab';
-import { describe, startBrightgridHttp } from './http.js';
+import { startBrightgridHttp, startupLines } from './http.js';
 import { shouldOpenBrowser } from './open-browser.js';
 
 const USAGE = `Usage: npm start -- [--port <n>] [--no-open]
@@ -39,20 +39,34 @@ function readOptions(): { port: number; open: boolean } {
 
 async function main(): Promise<void> {
   const options = readOptions();
+  const started: { close(): Promise<void> }[] = [];
+  // Listen for Ctrl-C before anything starts (and before printing: whoever reads the lines may stop
+  // us at once); stop what has started so far.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // A stuck connection must not keep a stopped demo alive.
+    setTimeout(() => process.exit(1), 5000).unref();
+    void Promise.allSettled(started.map((part) => part.close())).then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
   const brightgrid = await startBrightgridHttp();
+  started.push(brightgrid);
   let lab: Awaited<ReturnType<typeof startLab>>;
   try {
     lab = await startLab({ port: options.port, targets: [brightgrid.url], open: options.open });
   } catch (error) {
     await brightgrid.close();
-    const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    throw inUse
-      ? new Error(`Port ${options.port} is in use; pick another with npm start -- --port <n>.`)
-      : error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`The lab did not start: ${reason} (npm start -- --port <n> sets the lab's port.)`);
   }
+  started.unshift(lab);
   process.stdout.write(
     [
-      ...describe(brightgrid),
+      ...startupLines(brightgrid),
       '',
       `Lab: ${lab.url}`,
       '',
@@ -60,17 +74,6 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    // A stuck connection must not keep a stopped demo alive.
-    setTimeout(() => process.exit(1), 5000).unref();
-    void Promise.allSettled([lab.close(), brightgrid.close()]).then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

@@ -97,9 +97,9 @@ describe('the demo refuses bad options', () => {
     try {
       const demo = startDemo(['--no-open', '--port', String(port)]);
       expect((await demo.exited).code).toBe(1);
-      expect(demo.stderr.join('\n')).toBe(
-        `Port ${port} is in use; pick another with npm start -- --port <n>.`,
-      );
+      const said = demo.stderr.join('\n');
+      expect(said).toMatch(new RegExp(`^The lab did not start: Port ${port} is in use`));
+      expect(said).toMatch(/\(npm start -- --port <n> sets the lab's port\.\)$/);
     } finally {
       taken.close();
     }

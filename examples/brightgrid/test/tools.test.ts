@@ -287,4 +287,26 @@ describe('Brightgrid over HTTP without a token', () => {
       }
     },
   );
+
+  it('revokes the tokens it printed when it stops', async () => {
+    const dataDir = freshDataDir();
+    const first = await startBrightgridProcess(dataDir);
+    expect(await first.process.stop()).toEqual({ code: 0, signal: null });
+    const second = await startBrightgridProcess(dataDir);
+    try {
+      const stale = await connect(second.url, {
+        ui: scripted({}),
+        headers: { authorization: `Bearer ${first.tokens.alice}` },
+      });
+      const fresh = await connect(second.url, {
+        ui: scripted({}),
+        headers: { authorization: `Bearer ${second.tokens.alice}` },
+      });
+      expect(text(await stale.callTool('list_bookings'))).toMatch(/does not know who you are/);
+      expect(text(await fresh.callTool('list_bookings'))).toBe('Alice Liddell has no bookings yet.');
+      await Promise.all([stale.close(), fresh.close()]);
+    } finally {
+      await second.process.stop();
+    }
+  });
 });
