@@ -9,9 +9,9 @@ export interface TerminalIO {
 
 type Style = Parameters<typeof styleText>[0];
 
-/** Styles text with ANSI codes when the output is a terminal; plain text otherwise. */
+/** Styles text with ANSI codes when the UI's output stream takes colors (Node checks the stream and NO_COLOR). */
 export function paint(io: TerminalIO, style: Style, text: string): string {
-  return (io.output as Writable & { isTTY?: boolean }).isTTY === true ? styleText(style, text) : text;
+  return styleText(style, text, { stream: io.output });
 }
 
 /**

@@ -64,7 +64,7 @@ export async function waitForUrlInTerminal(
     ],
   });
   if (context.signal.aborted) {
-    log.success('The server saw the page flow finish.', io);
+    log.success('Done: the server is no longer waiting for this page.', io);
     return 'finished';
   }
   return isCancel(choice) || choice === 'cancel' ? 'cancel' : 'finished';
