@@ -189,7 +189,7 @@ describe.each(TARGETS)('the terminal UI, $transport on the $era era', (target) =
       expect(screen).toMatch(/in 'аpple', character 1 is a Cyrillic letter that looks like 'a'/);
       expect(screen).toMatch(/● Decline/); // with warnings, the safe choice comes first
       // The registrable domain is emphasized (bold and underlined) inside the host.
-      expect(await terminal.screen({ escapes: true })).toMatch(/Site: {4}\u001b\[1;4mаpple\.com/);
+      expect(await terminal.screen({ escapes: true })).toContain('Site:    \u001b[1;4mаpple.com');
       const opened = join(dir, 'opened.txt');
       expect(await readFile(opened, 'utf8').catch(() => '')).not.toContain(url);
       await terminal.press('Up', 'Enter');
