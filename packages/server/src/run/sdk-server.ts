@@ -10,6 +10,8 @@ import {
 import type { App } from '../app.js';
 import {
   ElicitationUnavailable,
+  FlowExpiredError,
+  FlowFailedError,
   QuestionTimeoutError,
   ReplayDivergenceError,
   RoundLimitError,
@@ -25,6 +27,8 @@ import { runCall, type ServingEra, type ServingUnit } from './run-call.js';
 /** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
 const PUBLIC_ERRORS = [
   ToolError,
+  FlowExpiredError,
+  FlowFailedError,
   SecretInFormError,
   ElicitationUnavailable,
   ReplayDivergenceError,
