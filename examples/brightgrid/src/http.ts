@@ -47,7 +47,9 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
   const publicUrl = options.publicUrl ?? (process.env.BRIGHTGRID_PUBLIC_URL || undefined);
   if (publicUrl !== undefined && !URL.canParse(publicUrl)) {
     store.close();
-    throw new Error(`BRIGHTGRID_PUBLIC_URL must be the http(s) URL clients reach Brightgrid at (got ${publicUrl}).`);
+    throw new Error(
+      `BRIGHTGRID_PUBLIC_URL must be the http(s) URL clients reach Brightgrid at (got ${publicUrl}).`,
+    );
   }
   // With REDIS_URL set, URL flows live in Redis, shared by every replica behind a load balancer.
   const flows = flowStoreFromEnv();
