@@ -1,6 +1,7 @@
 // The lab is private to the person at this computer: a token in its URL, Host and Origin checked,
 // a strict Content-Security-Policy and no remote assets. Checked against the built lab process.
 import { request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openLab } from './helpers/browser.js';
@@ -56,6 +57,22 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
       ...headers,
     },
   });
+}
+
+/**
+ * A free port below Linux's ephemeral range (32768+), so no process that asks for "any port"
+ * can take it between this check and its use.
+ */
+async function freeFixedPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
 
 beforeAll(async () => {
@@ -212,13 +229,11 @@ describe('parley lab', () => {
     );
   });
 
-  it('listens on the port it is given', async () => {
-    const first = await startLabProcess(['--port', '0']);
-    const port = new URL(first.url).port;
-    await first.stop();
-    const second = await startLabProcess(['--port', port]);
-    expect(new URL(second.url).port).toBe(port);
-    await second.stop();
-    expect(second.child.exitCode).toBe(0);
+  it('listens on the port it is given, and exits 0 when stopped', async () => {
+    const port = String(await freeFixedPort());
+    const given = await startLabProcess(['--port', port]);
+    expect(new URL(given.url).port).toBe(port);
+    await given.stop();
+    expect(given.child.exitCode).toBe(0);
   });
 });
