@@ -94,6 +94,8 @@ Options:
       throw new UsageError(`--era must be auto, modern or handshake; got "${era}"`);
     }
     const port = readPort(values.port);
+    // Listen for Ctrl-C before the URL is out: whoever reads it may stop the lab at once.
+    const stopped = stopRequested();
     const { startLab } = await loadLab();
     const lab = await startLab({
       port,
@@ -106,7 +108,7 @@ Options:
       throw error instanceof TypeError ? new UsageError(error.message) : error;
     });
     writeText(io.stdout, `Lab: ${lab.url}`);
-    await stopRequested();
+    await stopped;
     await lab.close();
     return EXIT.ok;
   },
