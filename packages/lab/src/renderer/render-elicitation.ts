@@ -8,6 +8,7 @@ import {
   type RequestedSchema,
 } from '@parley/core/form';
 import { type AskerContext, askerHeading, callLine } from './context-text.js';
+import { timeZoneLabel } from './date-time.js';
 import { el, idPrefix } from './dom.js';
 import { displayValue } from './field-text.js';
 import { createFieldView, type FieldView } from './field-view.js';
@@ -88,10 +89,9 @@ export function renderElicitation(
   const prefix = idPrefix();
   const schema = request.requestedSchema;
   const problems = checkRequestedSchema(schema);
-  const views =
-    problems.length > 0
-      ? []
-      : listFields(schema).map((field, index) => createFieldView(field, `${prefix}f${index}`));
+  const fields = problems.length > 0 ? [] : listFields(schema);
+  const timeZone = fields.some((field) => field.kind === 'date-time') ? timeZoneLabel() : '';
+  const views = fields.map((field, index) => createFieldView(field, `${prefix}f${index}`, timeZone));
   const labelId = `${prefix}title`;
   const descriptionId = `${prefix}message`;
   const line = callLine(options.context);
