@@ -1,1 +1,35 @@
-export {};
+import { parseArgs } from 'node:util';
+import { runFleet } from './fleet.js';
+import { formatReport, MIN_FLOWS, problemsOf } from './report.js';
+
+// `npm run test:fleet`: the fleet test. Prints progress, then the report; exits 1 when it failed.
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      flows: { type: 'string', default: String(2100) },
+      active: { type: 'string', default: '24' },
+      seed: { type: 'string' },
+    },
+  });
+  const flows = Number(values.flows);
+  const active = Number(values.active);
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+  for (const [name, value] of [
+    ['--flows', flows],
+    ['--active', active],
+    ['--seed', seed],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} takes a positive whole number.`);
+  }
+  if (flows < MIN_FLOWS) process.stderr.write(`Note: fewer than ${MIN_FLOWS} flows make the run fail.\n`);
+  const report = await runFleet({ flows, active, seed, log: (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write(`\n${formatReport(report)}\n`);
+  process.exitCode = problemsOf(report).length === 0 ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `fleet test could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 2;
+});

@@ -1,0 +1,308 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, type Nginx, startNginx, startRedis } from '@parley/testing';
+import { auditBookings } from './audit.js';
+import { Driver, type ReplyEvent } from './driver.js';
+import { type FaultWindow, FaultWindows } from './fault-windows.js';
+import { Browser, hiddenField } from './flows/browser.js';
+import { FlightFlow, type Replayable } from './flows/flight-flow.js';
+import { KeyUseCounter } from './key-use.js';
+import { newKey, type RingKey, ringText, sealingKeyOf } from './keys.js';
+import { BalancerChannel } from './lb/channel.js';
+import { toolCall, toolsList } from './mcp/modern-call.js';
+import { outcomeOf, unclearReason } from './mcp/outcome.js';
+import { emptyProbeCounts, probeState } from './probes.js';
+import { type FleetReport, OUTSIDE, problemsOf, type ReplayCheck } from './report.js';
+import { Replica } from './services/replica.js';
+import { type Tokens, USERS, type UserName } from './users.js';
+
+export interface FleetOptions {
+  /** Flows to run at least. */
+  readonly flows: number;
+  /** Flows in progress at once. */
+  readonly active: number;
+  readonly seed: number;
+  /** Progress lines (the report is returned, not printed). */
+  readonly log: (line: string) => void;
+}
+
+/** Every how many flow replies a cross-user and a cross-tool probe go out. */
+const PROBE_EVERY = 150;
+/** Old-key and new-key states kept to replay at the end. */
+const KEEP_OLD_STATES = 12;
+const KEEP_NEW_STATES = 6;
+
+/**
+ * The fleet test: three Brightgrid replicas behind a real nginx (round-robin, no affinity), sharing
+ * a key ring from configuration, a Redis flow store and one SQLite database; a load driver runs the
+ * flows while one replica is killed and restarted and the key ring rotates replica by replica.
+ */
+export async function runFleet(options: FleetOptions): Promise<FleetReport> {
+  const started = Date.now();
+  const at = () => Math.round((Date.now() - started) / 100) / 10;
+  const work = mkdtempSync(join(tmpdir(), 'parley-fleet-'));
+  const dataDir = join(work, 'data');
+  const logDir = join(work, 'logs');
+  mkdirSync(dataDir);
+  mkdirSync(logDir);
+  const timeline: { at: number; text: string }[] = [];
+  const note = (text: string) => {
+    timeline.push({ at: at(), text });
+    options.log(`[${at().toFixed(1)} s] ${text}`);
+  };
+
+  const redis = await startRedis();
+  let nginx: Nginx | undefined;
+  const replicas: Replica[] = [];
+  let keepLogs = true;
+  try {
+    const lbPort = await freePort();
+    const publicUrl = `http://127.0.0.1:${lbPort}`;
+    for (const name of ['r1', 'r2', 'r3']) {
+      replicas.push(new Replica(name, await freePort(), { dataDir, publicUrl, redisUrl: redis.url, logDir }));
+    }
+    const oldKey = newKey('k-2026-10');
+    const newerKey = newKey('k-2026-11');
+    // One after the other: the first creates and seeds the shared database.
+    for (const replica of replicas) await replica.start(ringText([oldKey]));
+    nginx = await startNginx({
+      port: lbPort,
+      upstreamPorts: replicas.map((replica) => replica.port),
+      streamRequestBodies: true,
+      maxFails: 1,
+      failTimeoutSeconds: 2,
+    });
+    note(
+      `3 replicas (${replicas.map((r) => r.address).join(', ')}) behind nginx at ${publicUrl}, Redis at ${redis.url}`,
+    );
+
+    const channel = new BalancerChannel(
+      publicUrl,
+      replicas.map((replica) => replica.address),
+    );
+    const byAddress = new Map(replicas.map((replica) => [replica.address, replica]));
+    let tokenSource = replicas[0]!;
+    let tokens: Tokens = tokenSource.tokens!;
+    const browsers = {} as Record<UserName, Browser>;
+    for (const user of USERS) browsers[user.name] = await signIn(channel, user.name, user.password);
+
+    const windows = new FaultWindows();
+    const keyUse = new KeyUseCounter((address) => byAddress.get(address)?.ring[0]);
+    const sameReplica = new Map<string, number>();
+    const probes = { crossUser: emptyProbeCounts(), crossTool: emptyProbeCounts() };
+    const oldStates: Replayable[] = [];
+    const newStates: Replayable[] = [];
+    let flowReplies = 0;
+    let loadRunning = true;
+    let faultsDone = false;
+
+    const observe = async (event: ReplyEvent) => {
+      windows.served(event.reply.replica);
+      keyUse.record(event);
+      if (!event.flow) return;
+      const { replica } = event.reply;
+      if (replica !== undefined && replica === event.previousReplica) {
+        const where = windows.current() ?? OUTSIDE;
+        sameReplica.set(where, (sameReplica.get(where) ?? 0) + 1);
+      }
+      if (event.flow instanceof FlightFlow) {
+        const round = event.flow.replayable();
+        const key = round && sealingKeyOf(round.requestState);
+        const kept = key === oldKey.id ? oldStates : key === newerKey.id ? newStates : undefined;
+        const limit = key === oldKey.id ? KEEP_OLD_STATES : KEEP_NEW_STATES;
+        if (
+          round &&
+          kept &&
+          kept.length < limit &&
+          !kept.some((r) => r.requestState === round.requestState)
+        ) {
+          kept.push(round);
+        }
+        if (++flowReplies % PROBE_EVERY === 0 && round) await probeState(channel, tokens, round, probes);
+      }
+    };
+
+    /** Waits until `replica` served a response again (sending padding when no load runs). */
+    const servedAgain = async (window: FaultWindow) => {
+      windows.restarted(window);
+      const deadline = Date.now() + 20_000;
+      while (window.servedAgainAt === undefined && Date.now() < deadline) {
+        if (loadRunning) await new Promise((resolve) => setTimeout(resolve, 20));
+        else
+          await observe({
+            flow: undefined,
+            step: undefined,
+            reply: await channel.send(toolsList(tokens.alice)),
+            previousReplica: undefined,
+            unclear: undefined,
+          });
+      }
+      if (window.servedAgainAt === undefined) note(`${window.replica} did not serve again within 20 s`);
+    };
+
+    /** Before a graceful stop revokes a replica's tokens, the driver moves to another replica's. */
+    const moveTokensOff = (replica: Replica) => {
+      if (tokenSource !== replica) return;
+      tokenSource = replicas.find((other) => other !== replica && other.running && other.tokens)!;
+      tokens = tokenSource.tokens!;
+      note(`driver now uses the tokens ${tokenSource.name} printed`);
+    };
+
+    const rolling = async (keys: readonly RingKey[], label: string) => {
+      note(`${label}: rolling restart with PARLEY_STATE_KEYS=${keys.map((key) => key.id).join(',')}`);
+      for (const replica of replicas) {
+        moveTokensOff(replica);
+        const window = windows.open(label, replica.address);
+        await replica.stop();
+        await replica.start(ringText(keys));
+        await servedAgain(window);
+        note(`  ${replica.name} restarted with ${replica.ring.join(',')}`);
+      }
+    };
+
+    const driver = new Driver({
+      channel,
+      flows: options.flows,
+      active: options.active,
+      seed: options.seed,
+      tokens: () => tokens,
+      browsers,
+      onReply: observe,
+      loseResponseEvery: 50,
+      keepGoing: () => !faultsDone,
+    });
+    const until = async (share: number) => {
+      while (driver.progress < share && loadRunning) await new Promise((resolve) => setTimeout(resolve, 25));
+    };
+
+    const faults = (async () => {
+      await until(0.15);
+      const victim = replicas[1]!;
+      const window = windows.open('kill', victim.address);
+      let killedMidRequest = false;
+      const killed = driver.killDuringRequest(victim.address, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 40)); // the request reaches the replica
+        await victim.kill();
+        killedMidRequest = true;
+      });
+      await Promise.race([killed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      if (!killedMidRequest) {
+        driver.cancelKill();
+        await victim.kill();
+      }
+      note(`${victim.name} killed (SIGKILL)${killedMidRequest ? ' with a request inside it' : ''}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await victim.start(ringText([oldKey]));
+      await servedAgain(window);
+      note(`${victim.name} restarted and serving again`);
+
+      await until(0.35);
+      await rolling([oldKey, newerKey], 'rotation step 1, new key added (old key still seals)');
+      await until(0.6);
+      await rolling([newerKey, oldKey], 'rotation step 2, new key seals (old key still opens)');
+      faultsDone = true;
+    })();
+    const faultsFinished = faults.then(
+      () => undefined,
+      (error: unknown) => {
+        faultsDone = true;
+        return error;
+      },
+    );
+
+    await driver.run();
+    loadRunning = false;
+    const faultError = await faultsFinished;
+    if (faultError) throw faultError;
+    note(`load finished: ${driver.results.length} flows`);
+    const audit = await auditBookings(channel, tokens, driver.results);
+
+    // After the load: old-key states open everywhere until the old key is dropped, then nowhere.
+    const replay = async (
+      states: readonly Replayable[],
+      expect: 'open' | 'refused',
+    ): Promise<ReplayCheck> => {
+      const check: ReplayCheck = { sent: 0, asExpected: 0, replicas: new Set(), other: [] };
+      for (const round of states) {
+        for (let attempt = 0; attempt < 3; attempt++) {
+          const reply = await channel.send(
+            toolCall({
+              tool: round.tool,
+              token: tokens[round.user],
+              clientName: 'fleet-replay',
+              inputResponses: round.inputResponses,
+              requestState: round.requestState,
+            }),
+          );
+          if (unclearReason(reply) !== undefined) continue;
+          const outcome = outcomeOf(reply);
+          check.sent++;
+          const opened = outcome.kind === 'input_required';
+          const refused = outcome.kind === 'rpc_error' && outcome.code === -32602;
+          if ((expect === 'open' && opened) || (expect === 'refused' && refused)) {
+            check.asExpected++;
+            if (reply.replica) check.replicas.add(reply.replica);
+          } else {
+            check.other.push(
+              outcome.kind === 'rpc_error' ? `${outcome.code} ${outcome.message}` : outcome.kind,
+            );
+          }
+          break;
+        }
+      }
+      return check;
+    };
+    const oldBeforeDrop = await replay(oldStates, 'open');
+    await rolling([newerKey], 'rotation step 3, old key dropped');
+    const oldAfterDrop = await replay(oldStates, 'refused');
+    const newAfterDrop = await replay(newStates, 'open');
+
+    const report: FleetReport = {
+      durationMs: Date.now() - started,
+      seed: options.seed,
+      flowsAsked: options.flows,
+      results: driver.results,
+      stats: driver.stats,
+      channel: channel.stats(),
+      replicas: replicas.map((replica) => ({
+        name: replica.name,
+        address: replica.address,
+        starts: replica.starts,
+      })),
+      sameReplica,
+      windows: windows.all,
+      timeline,
+      keyUse: keyUse.use,
+      keys: { old: oldKey.id, new: newerKey.id },
+      probes,
+      audit,
+      rotation: { oldBeforeDrop, oldAfterDrop, newAfterDrop },
+      logDir,
+    };
+    keepLogs = problemsOf(report).length > 0;
+    return report;
+  } finally {
+    await Promise.allSettled(replicas.map((replica) => replica.stop()));
+    await nginx?.stop();
+    await redis.stop();
+    if (keepLogs) options.log(`Logs kept in ${logDir}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A browser signed in to the store as `user`, through the balancer. */
+async function signIn(channel: BalancerChannel, user: string, password: string): Promise<Browser> {
+  const browser = new Browser(channel.origin);
+  const page = await channel.send(browser.get('/signin'));
+  browser.receive(page);
+  const csrf = hiddenField(page.body, 'csrf');
+  if (page.status !== 200 || !csrf) throw new Error(`The sign-in page did not load (HTTP ${page.status}).`);
+  const posted = await channel.send(
+    browser.post('/signin', { csrf, return_to: '/', username: user, password }),
+  );
+  browser.receive(posted);
+  if (posted.status !== 303 || !browser.signedIn)
+    throw new Error(`${user} could not sign in (HTTP ${posted.status}).`);
+  return browser;
+}
