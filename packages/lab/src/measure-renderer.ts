@@ -39,7 +39,14 @@ export interface RendererBundle {
   readonly inputs: readonly string[];
 }
 
-/** Bundles `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser, minified. */
+/**
+ * Bundles `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser,
+ * minified, as an IIFE that defines `window.parleyRenderer`.
+ *
+ * @example
+ * const { code, gzipBytes } = await bundleRenderer();
+ * await page.addScriptTag({ content: code }); // then window.parleyRenderer.renderElicitation(...)
+ */
 export async function bundleRenderer(): Promise<RendererBundle> {
   const { build } = await import('esbuild');
   const entry = fileURLToPath(
@@ -119,6 +126,11 @@ export interface MeasureOptions {
 /**
  * Bundles the renderer, loads it into headless Chromium and times `renderElicitation` on a form of
  * `fields` fields (default 20), forcing layout each time.
+ *
+ * @example
+ * const result = await measureRenderer({ fields: 20, runs: 25 });
+ * result.gzipBytes <= RENDERER_GOALS.gzipBytes; // 15 KB
+ * result.renderMs <= RENDERER_GOALS.renderMs; // 16 ms
  */
 export async function measureRenderer(options: MeasureOptions = {}): Promise<RendererMeasurement> {
   const fields = options.fields ?? 20;

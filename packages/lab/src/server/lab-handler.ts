@@ -119,12 +119,13 @@ export function createLabHandler(options: LabHandlerOptions) {
     if (refusal) {
       send(response, refusal.status, refusal.message, 'text/plain; charset=utf-8');
     } else if (request.method === 'POST') {
-      post(request, response, url.pathname).catch(() =>
+      post(request, response, url.pathname).catch((error: unknown) => {
+        process.stderr.write(`parley lab: ${url.pathname} failed: ${String(error)}\n`);
         refuse(response, {
           status: 500,
           message: 'The lab failed to handle this request; see its terminal.',
-        }),
-      );
+        });
+      });
     } else if (request.method === 'GET' || request.method === 'HEAD') {
       get(response, url);
     } else {

@@ -28,15 +28,6 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function listAll<T>(list: () => Promise<T[]>): Promise<T[]> {
-  try {
-    return await list();
-  } catch {
-    // A server without prompts or resources answers "method not found": it simply has none.
-    return [];
-  }
-}
-
 /** The MCP servers the lab is connected to, and the calls it runs on them. */
 export class ServerSessions {
   readonly #state: LabState;
@@ -73,11 +64,12 @@ export class ServerSessions {
       .then(async (client) => {
         session.client = client;
         if (session.closed) return void client.close();
+        // The client answers [] for what the server does not offer; any other failure fails the connection.
         const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-          listAll(() => client.listTools()),
-          listAll(() => client.listPrompts()),
-          listAll(() => client.listResources()),
-          listAll(() => client.listResourceTemplates()),
+          client.listTools(),
+          client.listPrompts(),
+          client.listResources(),
+          client.listResourceTemplates(),
         ]);
         this.#state.updateServer(id, {
           status: 'ready',
@@ -91,6 +83,7 @@ export class ServerSessions {
         });
       })
       .catch((error: unknown) => {
+        void session.client?.close().catch(() => undefined);
         const tail = stderr.length > 0 ? `\n${stderr.join('\n')}` : '';
         this.#state.updateServer(id, { status: 'failed', error: `${messageOf(error)}${tail}` });
       });
