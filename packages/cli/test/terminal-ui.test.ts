@@ -2,29 +2,57 @@ import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, fixture } from './run-parley.js';
 import { Terminal } from './tmux.js';
 
-// The terminal UI in a real pseudo-terminal (tmux), driven key by key, against the SDK fixture
-// server as a real process: over stdio and over HTTP, on both eras.
+const parleyFixture = fileURLToPath(new URL('./fixtures/parley-server.mjs', import.meta.url));
+
+// The terminal UI in a real pseudo-terminal (tmux), driven key by key, against real server
+// processes with the same tools: one written with the raw official SDK and one with Parley's own
+// server framework, each over stdio and over HTTP, on both eras.
+
+const SERVERS = {
+  sdk: {
+    label: 'Fixture Server (fixture)',
+    stdio: [fixture('stdio-server.mjs')],
+    http: [fixture('http-server.mjs')],
+  },
+  parley: {
+    label: 'Parley Fixture (parley-fixture)',
+    stdio: [parleyFixture],
+    http: [parleyFixture, '--http'],
+  },
+} as const;
 
 interface Target {
+  readonly server: keyof typeof SERVERS;
   readonly transport: 'stdio' | 'http';
   readonly era: 'modern' | 'handshake';
 }
 
-const TARGETS: readonly Target[] = [
-  { transport: 'stdio', era: 'modern' },
-  { transport: 'stdio', era: 'handshake' },
-  { transport: 'http', era: 'modern' },
-  { transport: 'http', era: 'handshake' },
-];
+const TARGETS: readonly Target[] = (['sdk', 'parley'] as const).flatMap((server) =>
+  (['stdio', 'http'] as const).flatMap((transport) =>
+    (['modern', 'handshake'] as const).map((era) => ({ server, transport, era })),
+  ),
+);
 
 let dir: string;
-let httpUrl: string;
-let stopHttp: () => void;
+const httpUrls: Partial<Record<keyof typeof SERVERS, string>> = {};
+const stops: (() => void)[] = [];
 let browser: string;
+
+async function startHttp(argv: readonly string[]): Promise<string> {
+  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  stops.push(() => child.kill('SIGTERM'));
+  return new Promise((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      const match = /listening (\S+)/.exec(chunk.toString());
+      if (match) resolve(match[1]!);
+    });
+  });
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-pty-'));
@@ -32,22 +60,21 @@ beforeAll(async () => {
   browser = join(dir, 'browser.sh');
   await writeFile(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> "${join(dir, 'opened.txt')}"\n`);
   await chmod(browser, 0o755);
-  const child = spawn(process.execPath, [fixture('http-server.mjs')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  stopHttp = () => child.kill('SIGTERM');
-  httpUrl = await new Promise((resolve) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      const match = /listening (\S+)/.exec(chunk.toString());
-      if (match) resolve(match[1]!);
-    });
-  });
+  [httpUrls.sdk, httpUrls.parley] = await Promise.all([
+    startHttp(SERVERS.sdk.http),
+    startHttp(SERVERS.parley.http),
+  ]);
 });
-afterAll(() => stopHttp?.());
+afterAll(() => {
+  for (const stop of stops) stop();
+});
 
 let runs = 0;
 async function parley(target: Target, tool: string, ...args: string[]) {
-  const server = target.transport === 'http' ? httpUrl : `${process.execPath} ${fixture('stdio-server.mjs')}`;
+  const server =
+    target.transport === 'http'
+      ? httpUrls[target.server]!
+      : [process.execPath, ...SERVERS[target.server].stdio].join(' ');
   const stdoutFile = join(dir, `out-${++runs}.txt`);
   const terminal = await Terminal.start(
     [
@@ -77,12 +104,12 @@ async function choose(terminal: Terminal, label: string, ...keys: string[]): Pro
   await terminal.press(...keys, 'Enter');
 }
 
-describe.each(TARGETS)('the terminal UI, $transport on the $era era', (target) => {
+describe.each(TARGETS)('the terminal UI with the $server server, $transport, $era era', (target) => {
   it('fills a form with every field kind, asks a bad value again, and edits from the review screen', async () => {
     const { terminal, output } = await parley(target, 'profile');
     try {
       const header = await terminal.waitFor('◆  Answer this?');
-      expect(header).toContain('Fixture Server (fixture) asks · tool "profile" · round 1');
+      expect(header).toContain(`${SERVERS[target.server].label} asks · tool "profile" · round 1`);
       expect(header).toContain('Tell us about yourself');
       await terminal.press('Enter');
       await answer(terminal, 'Name', 'Ada');
@@ -179,7 +206,7 @@ describe.each(TARGETS)('the terminal UI, $transport on the $era era', (target) =
   });
 
   it('shows a punycode URL in full with its warnings, and opens it only after consent', async () => {
-    const url = `https://xn--pple-43d.com/login?run=${target.transport}-${target.era}`;
+    const url = `https://xn--pple-43d.com/login?run=${target.server}-${target.transport}-${target.era}`;
     const { terminal, output } = await parley(target, 'sign_in', '--arg', `url=${url}`);
     try {
       const screen = await terminal.waitFor('◆  Open this page in your browser?');
