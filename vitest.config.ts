@@ -17,6 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['packages/*/src/**/*.test.ts', 'examples/*/src/**/*.test.ts', 'bench/src/**/*.test.ts'],
           testTimeout: 20_000,
         },
@@ -25,6 +26,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           include: [
             'packages/*/test/**/*.test.ts',
             'examples/*/test/**/*.test.ts',
@@ -40,6 +42,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'fuzz',
+          sequence: { groupOrder: 2 },
           include: ['packages/*/test/**/*.fuzz.ts', 'packages/*/src/**/*.fuzz.ts', 'fleet/src/**/*.fuzz.ts'],
           testTimeout: 30 * 60_000,
         },

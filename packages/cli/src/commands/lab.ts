@@ -3,25 +3,8 @@ import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { writeText } from '../print.js';
 
-/** What `parley lab` uses of `@parley/lab` (see the note at `loadLab`). */
-interface LabModule {
-  startLab(options: {
-    port?: number;
-    host?: string;
-    targets?: readonly string[];
-    era?: 'auto' | 'modern' | 'handshake';
-    open?: boolean;
-  }): Promise<{ url: string; close(): Promise<void> }>;
-}
-
-/**
- * The lab (its HTTP server and page) is loaded only when `parley lab` runs, so the other commands
- * start without it; the specifier is a variable so this package builds without the lab's types.
- */
-async function loadLab(): Promise<LabModule> {
-  const specifier = '@parley/lab';
-  return (await import(specifier)) as LabModule;
-}
+/** The lab (its HTTP server and page) is loaded only when `parley lab` runs, so other commands start without it. */
+const loadLab = () => import('@parley/lab');
 
 const ERAS = ['auto', 'modern', 'handshake'] as const;
 
