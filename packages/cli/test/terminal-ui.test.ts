@@ -250,3 +250,21 @@ describe.each(TARGETS)('the terminal UI with the $server server, $transport, $er
     }
   });
 });
+
+describe('Ctrl-C while no question is on screen', () => {
+  it('stops the call and exits 3', async () => {
+    const { terminal } = await parley(
+      { server: 'sdk', transport: 'stdio', era: 'modern' },
+      'slow',
+      '--verbose',
+    );
+    try {
+      await terminal.waitFor('→ tools/call "slow"');
+      await terminal.press('C-c');
+      expect(await terminal.exitCode()).toBe(3);
+      expect(await terminal.screen()).toContain('parley: Stopped with Ctrl-C');
+    } finally {
+      await terminal.close();
+    }
+  });
+});

@@ -26,8 +26,11 @@ export async function askForm(
   }
   const request: FormRequest = { message, requestedSchema: schema as RequestedSchema };
   const result = await connection.queue.ask(slot.group, slot.call.signal, async (position) => {
-    const outcome = await callHost(slot.call.signal, connection.settings.questionTimeoutMs, (signal) =>
-      connection.ui.form(request, askContext(connection, slot, position, signal)),
+    const outcome = await callHost(
+      slot.call.signal,
+      connection.settings.questionTimeoutMs,
+      (signal) => connection.ui.form(request, askContext(connection, slot, position, signal)),
+      { server: connection.server.name, call: slot.call.info },
     );
     const answer: ElicitResult = outcome.kind === 'timeout' ? { action: 'cancel' } : outcome.value;
     return { value: checkedAnswer(connection, slot, request, answer) };

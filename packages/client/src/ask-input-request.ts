@@ -113,8 +113,11 @@ export function runHostCapability(
     );
   }
   return connection.queue.ask(slot.group, slot.call.signal, async (position) => {
-    const outcome = await callHost(slot.call.signal, connection.settings.questionTimeoutMs, (signal) =>
-      handler(askContext(connection, slot, position, signal)),
+    const outcome = await callHost(
+      slot.call.signal,
+      connection.settings.questionTimeoutMs,
+      (signal) => handler(askContext(connection, slot, position, signal)),
+      { server: connection.server.name, call: slot.call.info },
     );
     if (outcome.kind === 'timeout') {
       throw new ParleyError(

@@ -69,8 +69,11 @@ async function consent(
   inspection: UrlInspection,
   position: Position,
 ): Promise<UrlConsent['action']> {
-  const outcome = await callHost(slot.call.signal, connection.settings.questionTimeoutMs, (signal) =>
-    connection.ui.url(request, inspection, askContext(connection, slot, position, signal)),
+  const outcome = await callHost(
+    slot.call.signal,
+    connection.settings.questionTimeoutMs,
+    (signal) => connection.ui.url(request, inspection, askContext(connection, slot, position, signal)),
+    { server: connection.server.name, call: slot.call.info },
   );
   if (outcome.kind === 'timeout') return 'cancel';
   const action =
@@ -105,8 +108,11 @@ async function waitUntilDone(
     const wait = connection.ui.waitForUrl;
     if (announced.signal.aborted || wait === undefined) return 'finished';
     const signal = AbortSignal.any([slot.call.signal, announced.signal]);
-    const outcome = await callHost(signal, connection.settings.questionTimeoutMs, (inner) =>
-      wait.call(connection.ui, request, inspection, askContext(connection, slot, position, inner)),
+    const outcome = await callHost(
+      signal,
+      connection.settings.questionTimeoutMs,
+      (inner) => wait.call(connection.ui, request, inspection, askContext(connection, slot, position, inner)),
+      { server: connection.server.name, call: slot.call.info },
     ).catch((error: unknown) => {
       if (announced.signal.aborted && !slot.call.signal.aborted)
         return { kind: 'value' as const, value: 'finished' as const };

@@ -1,4 +1,5 @@
-import { ParleyError } from './errors.js';
+import { describeCall, ParleyError } from './errors.js';
+import type { CallInfo } from './types.js';
 
 /** How a host call ended: with the host's value, or because the question ran out of time. */
 export type HostOutcome<T> = { readonly kind: 'value'; readonly value: T } | { readonly kind: 'timeout' };
@@ -13,6 +14,7 @@ export async function callHost<T>(
   outer: AbortSignal,
   timeoutMs: number,
   run: (signal: AbortSignal) => Promise<T>,
+  where?: { readonly server: string; readonly call: CallInfo },
 ): Promise<HostOutcome<T>> {
   const timeout = new AbortController();
   const signal = AbortSignal.any([outer, timeout.signal]);
@@ -33,8 +35,13 @@ export async function callHost<T>(
           (error: unknown) => {
             if (error instanceof ParleyError || signal.aborted) throw error;
             const message = error instanceof Error ? error.message : String(error);
-            throw new ParleyError('host', `The host failed while showing a question: ${message}`, {
+            const question =
+              where === undefined
+                ? 'a question'
+                : `a question from ${where.server} during ${describeCall(where.call)}`;
+            throw new ParleyError('host', `The host failed while showing ${question}: ${message}`, {
               cause: error,
+              ...(where !== undefined && { server: where.server, call: where.call }),
             });
           },
         ),

@@ -14,7 +14,7 @@ export function fieldLabel(field: FormField): string {
   if (bounds) parts.push(`(${bounds})`);
   if (!field.required) parts.push('(optional)');
   const line = parts.join(' ');
-  return field.description ? `${line}\n${field.description}` : line;
+  return field.description ? `${line} — ${field.description}` : line;
 }
 
 export function placeholderFor(field: FormField): string | undefined {

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { stdioServer } from './support.js';
+
+const example = fileURLToPath(new URL('../examples/line-host.mjs', import.meta.url));
+
+function runExample(
+  tool: string,
+  typed: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [example, stdioServer().join(' '), tool], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(typed);
+  });
+}
+
+describe('examples/line-host.mjs, the host in under 30 lines', () => {
+  it('is under 30 lines', async () => {
+    expect((await readFile(example, 'utf8')).trimEnd().split('\n').length).toBeLessThan(30);
+  });
+
+  it('answers one question at a time and prints the result', async () => {
+    const run = await runExample('two_questions', 'y\nBo\ny\nblue\n');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'fixture asks (tool two_questions, round 1): Your name?',
+        'Answer? [y/n] name: fixture asks (tool two_questions, round 1): Favourite color?',
+        'Answer? [y/n] color: Bo likes blue',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('declines when the person says no', async () => {
+    const run = await runExample('guarded', 'n\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/The person chose decline; nothing was done\n$/);
+  });
+});
