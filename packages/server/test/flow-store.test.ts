@@ -1,7 +1,7 @@
 import { type FlowRecord, type FlowStore, MemoryFlowStore, RedisFlowStore } from '@parley/server';
+import { startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis } from '@parley/testing';
 
 // One contract, both stores: what the URL-flow kit relies on.
 let now = 1_800_000_000_000;
