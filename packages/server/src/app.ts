@@ -1,5 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
+import { PendingQuestions } from './context/pending-questions.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
 import { PromptRegistry } from './registry/prompts.js';
@@ -67,6 +68,8 @@ export class App {
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly stdioUser: string | undefined;
   readonly flows: FlowKit | undefined;
+  /** 2025-era questions sent and not answered yet, across every connection. */
+  readonly pendingQuestions = new PendingQuestions();
   readonly #options: ServerOptions;
   #codec: Promise<StateCodec> | undefined;
   #ring: KeyRing | undefined;

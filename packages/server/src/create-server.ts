@@ -26,6 +26,17 @@ export class ParleyServer {
   }
 
   /**
+   * Questions sent to 2025-era clients (`elicitation/create`, sampling, roots) and not answered yet,
+   * across every connection. 2026-07-28 questions travel in results, so the server holds none.
+   *
+   * @example
+   * setInterval(() => metrics.gauge('parley.pending_questions', server.pendingQuestions), 10_000);
+   */
+  get pendingQuestions(): number {
+    return this.#app.pendingQuestions.count;
+  }
+
+  /**
    * Registers a tool.
    *
    * @example

@@ -16,6 +16,7 @@ import {
   TooManyInvalidAnswersError,
 } from '../errors.js';
 import type { Json } from '../state/round-state.js';
+import type { PendingQuestions } from './pending-questions.js';
 
 export interface PushOptions {
   readonly maxTries: number;
@@ -25,6 +26,8 @@ export interface PushOptions {
   readonly callId: string;
   /** Sends `notifications/elicitation/complete` for a finished URL flow (2025-11-25 only). */
   readonly notifyComplete: (elicitationId: string) => Promise<void>;
+  /** Where questions waiting for an answer are counted. */
+  readonly pending: PendingQuestions;
 }
 
 /** The key Parley puts on 2025-era requests so hosts can match a question to scripted answers. */
@@ -55,7 +58,7 @@ export class PushEngine {
   async #askOne(item: AskItem): Promise<ItemResult> {
     let message = 'message' in item ? item.message : '';
     for (let tries = 0; ; ) {
-      const reply = await this.#send(item, message);
+      const reply = await this.#options.pending.track(this.#send(item, message));
       const checked = checkReply(item, reply);
       if (checked.status === 'ok' && item.kind === 'url' && item.flow)
         return this.#followFlow(item, item.flow, checked.result as UrlOutcome);
@@ -135,6 +138,11 @@ export class PushEngine {
           return await this.#sdk.mcpReq.send({ method: 'roots/list', params: { _meta: meta } }, options);
       }
     } catch (error) {
+      // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
+      const signal = this.#sdk.mcpReq.signal;
+      if (signal.aborted) {
+        throw new Error(`The call was cancelled while it waited for an answer: ${String(signal.reason)}`);
+      }
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new QuestionTimeoutError(this.#options.questionTimeoutMs);
       }

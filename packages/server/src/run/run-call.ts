@@ -75,6 +75,7 @@ export async function runCall<R>(
       callId: newCallId(),
       notifyComplete: (elicitationId) =>
         sdkServer.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
+      pending: app.pendingQuestions,
     });
     const facts = {
       era: 'handshake' as const,

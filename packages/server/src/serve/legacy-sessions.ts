@@ -4,6 +4,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
 import { rpcError } from './http-exchange.js';
 
 interface Session {
@@ -54,7 +55,11 @@ export class LegacySessions {
         return Response.json(rpcError(null, -32001, message), { status: 404 });
       }
       session.lastSeen = this.#now();
-      return session.transport.handleRequest(request, handleOptions);
+      const { transport } = session;
+      const response = await transport.handleRequest(request, handleOptions);
+      return cancelOnDisconnect(response, requestIdsOf(parsedBody), (notification) =>
+        transport.onmessage?.(notification),
+      );
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';

@@ -75,10 +75,15 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     res.end();
     return;
   }
-  res.once('close', () => void response.body?.cancel().catch(() => {}));
+  const reader = response.body.getReader();
+  // A client that goes away cancels the body (through the reader that holds it locked), so whoever
+  // produces it learns the response is no longer wanted.
+  res.once('close', () => void reader.cancel().catch(() => {}));
   try {
-    for await (const chunk of response.body) {
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve));
     }
   } catch {
     // The client went away or the stream failed mid-way: nothing more can be sent.

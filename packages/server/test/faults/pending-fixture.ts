@@ -1,0 +1,50 @@
+/**
+ * A Parley server for the handshake-era fault tests, as a real process. Its one tool asks a question
+ * and waits. It reports `server.pendingQuestions` on stderr (`pending=<n>` at every change) and,
+ * over HTTP, at `GET /stats` with its memory after a garbage collection (run it with --expose-gc).
+ *
+ * Environment: PENDING_TRANSPORT (`http` | `stdio`), PENDING_TIMEOUT_MS (questionTimeoutMs).
+ */
+import { ask, createServer } from '@parley/server';
+
+const timeout = Number(process.env.PENDING_TIMEOUT_MS ?? 600_000);
+const server = createServer({ name: 'pending', version: '1.0.0', questionTimeoutMs: timeout, log: () => {} });
+server.tool(
+  'ask_and_wait',
+  { description: 'Asks one question and waits for the answer.' },
+  async (_args, ctx) => {
+    const answer = await ctx.elicit('Anything to add?', ask.text({ title: 'Note' }), { key: 'note' });
+    return answer.action === 'accept' ? `Noted: ${answer.value}` : `No note (${answer.action}).`;
+  },
+);
+
+let reported = -1;
+setInterval(() => {
+  if (server.pendingQuestions === reported) return;
+  reported = server.pendingQuestions;
+  process.stderr.write(`pending=${reported}\n`);
+}, 10);
+
+if (process.env.PENDING_TRANSPORT === 'stdio') {
+  server.stdio();
+  // The client went away: report once nothing is pending any more, then leave.
+  process.stdin.once('end', () => {
+    const check = setInterval(() => {
+      if (server.pendingQuestions > 0) return;
+      clearInterval(check);
+      process.stderr.write('pending=0 after disconnect\n');
+      process.exit(0);
+    }, 10);
+  });
+} else {
+  const listening = await server.listen({
+    routes(request) {
+      if (new URL(request.url).pathname !== '/stats') return undefined;
+      (globalThis as { gc?: () => void }).gc?.();
+      const { rss, heapUsed } = process.memoryUsage();
+      return Response.json({ pending: server.pendingQuestions, rss, heapUsed });
+    },
+  });
+  process.stdout.write(`${listening.url}\n`);
+  process.once('SIGTERM', () => void listening.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,154 @@
+// Handshake-era faults (2025-11-25, questions sent over the session): a client that goes away while
+// a question is pending frees it, a question nobody answers ends the call with a clear error, and
+// many pending questions stay bounded in memory and are all released. Real server processes, the
+// official SDK client, over HTTP sessions and stdio. The server's own count (server.pendingQuestions)
+// is the witness.
+import {
+  type CallToolResult,
+  Client,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it } from 'vitest';
+import { PENDING_FIXTURE, StderrLines, startPendingHttp } from './faults/pending-process.js';
+
+/** A 2025-11-25 SDK client whose person answers only when `answer` says so (never, by default). */
+function sdkClient(answer: () => Promise<ElicitResult> = () => new Promise(() => {})): Client {
+  const client = new Client(
+    { name: 'parley-fault-client', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, supportedProtocolVersions: ['2025-11-25'] },
+  );
+  client.setRequestHandler('elicitation/create', () => answer());
+  return client;
+}
+
+const textOf = (result: CallToolResult) => (result.content[0] as { text?: string } | undefined)?.text;
+
+describe('a 2025 session over HTTP', () => {
+  it('frees a pending question when the client disconnects (no DELETE, the connection just goes)', async () => {
+    const server = await startPendingHttp();
+    try {
+      const client = sdkClient();
+      const transport = new StreamableHTTPClientTransport(new URL(server.url));
+      await client.connect(transport);
+      const call = client.callTool({ name: 'ask_and_wait' }).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+      await server.stderr.waitFor('pending=1');
+      expect((await server.stats()).pending).toBe(1);
+
+      const closedAt = server.stderr.lines.length;
+      await transport.close();
+      expect(await call).toMatch(/closed/i);
+      await server.stderr.waitFor('pending=0', 5_000, closedAt);
+      expect((await server.stats()).pending).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('ends the call with a clear error when nobody answers within questionTimeoutMs, and frees the question', async () => {
+    const server = await startPendingHttp(300);
+    try {
+      const client = sdkClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+      const result = (await client.callTool({ name: 'ask_and_wait' })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'No answer came within 300 ms, so the call was stopped. Call the tool again.',
+      );
+      expect((await server.stats()).pending).toBe(0);
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('holds 1,000 pending questions in bounded memory and releases every one (answered or abandoned)', async () => {
+    const server = await startPendingHttp();
+    try {
+      const before = await server.stats();
+      const answers: ((result: ElicitResult) => void)[] = [];
+      const client = sdkClient(() => new Promise((resolve) => answers.push(resolve)));
+      const transport = new StreamableHTTPClientTransport(new URL(server.url));
+      await client.connect(transport);
+      let answered = 0;
+      const calls = Array.from({ length: 1000 }, (_, i) =>
+        client.callTool({ name: 'ask_and_wait', arguments: { i } }).then(
+          (result) => {
+            answered++;
+            return textOf(result as CallToolResult);
+          },
+          (error: Error) => error.message,
+        ),
+      );
+      await server.stderr.waitFor('pending=1000', 60_000);
+      const held = await server.stats();
+      expect(held.pending).toBe(1000);
+      // Each pending question costs the server a few kilobytes: 1,000 of them stay well under 64 MB.
+      expect(held.heapUsed - before.heapUsed).toBeLessThan(64 * 1024 * 1024);
+
+      // Half are answered and finish; then the client goes away and the rest are freed.
+      for (const answer of answers.splice(0, 500)) answer({ action: 'accept', content: { value: 'ok' } });
+      await server.stderr.waitFor('pending=500', 30_000);
+      while (answered < 500) await new Promise((resolve) => setTimeout(resolve, 20));
+      const closedAt = server.stderr.lines.length;
+      await transport.close();
+      await server.stderr.waitFor('pending=0', 30_000, closedAt);
+      const results = await Promise.all(calls);
+      expect(results.filter((text) => text === 'Noted: ok')).toHaveLength(500);
+      expect(results.filter((text) => /closed/i.test(text ?? ''))).toHaveLength(500);
+      const after = await server.stats();
+      expect(after.pending).toBe(0);
+      // Released, not just forgotten: live memory falls back to near where it started.
+      expect(after.heapUsed - before.heapUsed).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('a 2025 connection over stdio', () => {
+  function stdioClient(env: Record<string, string> = {}) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [PENDING_FIXTURE],
+      env: { ...(process.env as Record<string, string>), PENDING_TRANSPORT: 'stdio', ...env },
+      stderr: 'pipe',
+    });
+    const stderr = new StderrLines(transport.stderr as unknown as NodeJS.ReadableStream);
+    return { transport, stderr };
+  }
+
+  it('frees a pending question when the client disconnects (stdin closes)', async () => {
+    const { transport, stderr } = stdioClient();
+    const client = sdkClient();
+    await client.connect(transport);
+    const call = client.callTool({ name: 'ask_and_wait' }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+    await stderr.waitFor('pending=1');
+    await client.close();
+    expect(await call).toMatch(/closed/i);
+    await stderr.waitFor('pending=0 after disconnect');
+  });
+
+  it('ends the call with a clear error when nobody answers within questionTimeoutMs', async () => {
+    const { transport, stderr } = stdioClient({ PENDING_TIMEOUT_MS: '300' });
+    const client = sdkClient();
+    await client.connect(transport);
+    try {
+      const result = (await client.callTool({ name: 'ask_and_wait' })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'No answer came within 300 ms, so the call was stopped. Call the tool again.',
+      );
+      await stderr.waitFor('pending=0', 5_000, stderr.lines.indexOf('pending=1'));
+    } finally {
+      await client.close();
+    }
+  });
+});
