@@ -1,9 +1,11 @@
+import { createRequire } from 'node:module';
 import type { CliIO, Command } from './command.js';
 import { commands as defaultCommands } from './commands/table.js';
 import { EXIT, EXIT_CODES_HELP, UsageError } from './exit-codes.js';
 import { writeText } from './print.js';
 
-export const VERSION = '0.1.0';
+// package.json sits one level above both src/ and dist/.
+export const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 function overview(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));

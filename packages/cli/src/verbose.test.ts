@@ -10,6 +10,7 @@ describe('describeEvent', () => {
         ...base,
         type: 'request',
         method: 'tools/call',
+        name: 'book',
         call: { kind: 'tool', name: 'book', arguments: { n: 1 } },
         era: 'modern',
       }),

@@ -38,6 +38,8 @@ export type CallEvent =
   | (EventBase & {
       readonly type: 'request';
       readonly method: CallMethod;
+      /** The tool or prompt name, or the resource URI (as in `call.name`). */
+      readonly name: string;
       readonly call: CallInfo;
       readonly era: Era;
     })

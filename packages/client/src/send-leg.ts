@@ -23,6 +23,7 @@ export async function sendLeg(
     callId: call.id,
     round,
     method: call.method,
+    name: call.info.name,
     call: call.info,
     era: connection.era,
     at: Date.now(),

@@ -1,2 +1,7 @@
+import { createRequire } from 'node:module';
+
+// package.json sits one level above both src/ and dist/.
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
 /** How this client names itself to servers unless `clientInfo` says otherwise. */
-export const DEFAULT_CLIENT_INFO = { name: 'parley', version: '0.1.0' } as const;
+export const DEFAULT_CLIENT_INFO = { name: 'parley', version } as const;
