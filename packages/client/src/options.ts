@@ -2,7 +2,16 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 import type { CallEvent } from './events.js';
 import type { ElicitationUI } from './types.js';
 
-/** Options for {@link connect}. Only `ui` is required. */
+/**
+ * Options for {@link connect}. Only `ui` is required.
+ *
+ * @example
+ * await connect('https://shop.example.com/mcp', {
+ *   ui: terminalUI(),
+ *   headers: { Authorization: `Bearer ${token}` },
+ *   onEvent: (event) => console.error(event.type, event.callId, event.round),
+ * });
+ */
 export interface ConnectOptions {
   /** Puts each question in front of a person: `terminalUI()`, `scripted(...)`, or your own host. */
   ui: ElicitationUI;

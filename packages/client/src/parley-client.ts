@@ -28,6 +28,12 @@ export interface CallOptions {
 /**
  * A connection to one MCP server. Calls drive every elicitation round to the end and put each
  * question in front of the person through the host's `ElicitationUI`.
+ *
+ * @example
+ * const client = await connect('node server.js', { ui: terminalUI() });
+ * const tools = await client.listTools();
+ * const result = await client.callTool(tools[0]!.name, {}, { signal: AbortSignal.timeout(300_000) });
+ * await client.close();
  */
 export interface ParleyClient {
   /** Who the server says it is (its target when it does not say). */

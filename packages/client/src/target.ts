@@ -51,6 +51,10 @@ export function splitCommandLine(line: string): string[] | undefined {
 /**
  * Reads a connect target: a URL (or a string starting with `http://` or `https://`) is a Streamable
  * HTTP endpoint; anything else is a command line (split like a shell would) or an argv array.
+ *
+ * @example
+ * parseTarget('https://example.com/mcp'); // { kind: 'http', url: URL }
+ * parseTarget('node "my server.js"'); // { kind: 'stdio', command: 'node', args: ['my server.js'] }
  */
 export function parseTarget(target: string | readonly string[] | URL): Target {
   if (target instanceof URL) return httpTarget(target.href);
