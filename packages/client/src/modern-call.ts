@@ -117,15 +117,15 @@ async function answerRound(
 async function pace(call: CallState): Promise<undefined> {
   call.lastAnswers = [];
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, STATE_ONLY_PACING_MS);
-    call.signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(call.signal.reason);
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(call.signal.reason);
+    };
+    const timer = setTimeout(() => {
+      call.signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, STATE_ONLY_PACING_MS);
+    call.signal.addEventListener('abort', onAbort, { once: true });
   });
   return undefined;
 }
