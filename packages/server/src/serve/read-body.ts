@@ -3,12 +3,21 @@ export type BodyRead =
   | { readonly ok: true; readonly body: unknown; readonly bytes: Uint8Array }
   | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
 
+import { nestsDeeperThan } from './json-depth.js';
+
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * How deep a request's JSON may nest. MCP messages need a handful of levels and tool arguments
+ * rarely a dozen; far deeper input is an attack on code that walks it recursively (sealing a
+ * state canonicalises the arguments).
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/**
  * Reads and parses a request body under a byte limit: a declared Content-Length over the limit is
- * refused unread, a stream that grows past it is cut off, invalid UTF-8 and invalid JSON are
- * refused with a JSON-RPC parse error.
+ * refused unread, a stream that grows past it is cut off, invalid UTF-8, invalid JSON and JSON
+ * nested deeper than {@link MAX_JSON_DEPTH} levels are refused with a JSON-RPC parse error.
  */
 export async function readJsonBody(
   chunks: AsyncIterable<Uint8Array> | null,
@@ -44,6 +53,14 @@ export async function readJsonBody(
       message: 'Parse error: the request body is not valid UTF-8.',
     };
   }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    return {
+      ok: false,
+      status: 400,
+      code: -32700,
+      message: `Parse error: the request body nests JSON more than ${MAX_JSON_DEPTH} levels deep; send flatter data.`,
+    };
+  }
   try {
     return { ok: true, body: JSON.parse(text), bytes };
   } catch {
@@ -51,7 +68,7 @@ export async function readJsonBody(
       ok: false,
       status: 400,
       code: -32700,
-      message: 'Parse error: the request body is not valid JSON (or is nested too deeply).',
+      message: 'Parse error: the request body is not valid JSON.',
     };
   }
 }
