@@ -1,17 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 // Unit tests sit beside the code they test (src/**/*.test.ts) and import workspace packages from
-// source through the "source" export condition. End-to-end tests (test/**/*.test.ts) spawn the
+// source through the "@parley/source" export condition. End-to-end tests (test/**/*.test.ts) spawn the
 // built packages (dist/) as real processes, so `npm test` builds first.
-const source = { conditions: ['source'] };
+const source = { conditions: ['@parley/source'] };
 
 export default defineConfig({
   resolve: source,
-  ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
+  ssr: { resolve: { conditions: ['@parley/source'], externalConditions: ['@parley/source'] } },
   test: {
-    // With the "source" condition on, Node would resolve these packages' own dependencies to their
-    // TypeScript sources inside node_modules; vitest inlines them so vite resolves them instead.
-    server: { deps: { inline: ['eventsource', /@modelcontextprotocol\/client/] } },
     projects: [
       {
         extends: true,
