@@ -17,6 +17,10 @@ export interface AeadBackend<K = unknown> {
   ): Promise<Uint8Array | undefined> | Uint8Array | undefined;
   /** Fills a fresh random IV. */
   randomIv(): Uint8Array;
+  /** Unpadded base64url, when the platform has a faster one than the portable default. */
+  encodeToken?(bytes: Uint8Array): string;
+  /** The inverse of `encodeToken`: `undefined` for text that is not canonical unpadded base64url. */
+  decodeToken?(text: string): Uint8Array | undefined;
 }
 
 /** AES-256-GCM through `globalThis.crypto.subtle`. */

@@ -137,12 +137,13 @@ export class KeyRing {
     token.set(sealing.idBytes, 2);
     token.set(iv, 2 + sealing.idBytes.length);
     token.set(sealed, 2 + sealing.idBytes.length + IV_BYTES);
-    return toBase64Url(token);
+    return this.#backend.encodeToken ? this.#backend.encodeToken(token) : toBase64Url(token);
   }
 
   /** Opens a token sealed by any key of this ring with the same `aad`. Never throws. */
   async open(token: string, aad: Uint8Array): Promise<OpenResult> {
-    const bytes = typeof token === 'string' ? fromBase64Url(token) : undefined;
+    if (typeof token !== 'string') return { ok: false, reason: 'malformed' };
+    const bytes = this.#backend.decodeToken ? this.#backend.decodeToken(token) : fromBase64Url(token);
     if (!bytes || bytes.length < 2 || bytes[0] !== TOKEN_VERSION) return { ok: false, reason: 'malformed' };
     const idLength = bytes[1]!;
     const ivStart = 2 + idLength;

@@ -106,7 +106,12 @@ export function toInputRequest(item: AskItem, message?: string): InputRequest {
   }
 }
 
-/** Journal encoding of one item's result: short, and JSON. */
+/**
+ * Journal encoding of one item's result: short, because the state carries it on every round.
+ * Decline is `'d'`, cancel `'c'`, a URL consent `'a'`; an accepted form is its field values in
+ * property order (the question, known again on replay, supplies the names; `null` for a field left
+ * out); any other accepted answer is `[value]` (a bare field's value may itself be a string).
+ */
 export function encodeResult(item: AskItem, result: ItemResult): Json {
   if (item.kind === 'form' || item.kind === 'url') {
     const outcome = result as FormOutcome;
@@ -114,7 +119,8 @@ export function encodeResult(item: AskItem, result: ItemResult): Json {
     if (outcome.action === 'cancel') return 'c';
     if (item.kind === 'url' && !item.flow) return 'a';
     const value = (outcome as { value: unknown }).value;
-    return value === undefined ? {} : { a: value as Json };
+    if (item.kind === 'form' && !item.question.wrapped) return packForm(item.question, value);
+    return value === undefined ? [] : [value as Json];
   }
   return result as unknown as Json;
 }
@@ -124,7 +130,43 @@ export function decodeResult(item: AskItem, encoded: Json): ItemResult {
     if (encoded === 'd') return { action: 'decline' };
     if (encoded === 'c') return { action: 'cancel' };
     if (item.kind === 'url' && !item.flow) return { action: 'accept' };
-    return { action: 'accept', value: (encoded as { a?: unknown }).a };
+    if (item.kind === 'form' && !item.question.wrapped)
+      return { action: 'accept', value: unpackForm(item.question, encoded) };
+    return { action: 'accept', value: (encoded as Json[])[0] };
   }
   return encoded as unknown as ItemResult;
+}
+
+const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
+
+function namesOf(question: PreparedQuestion<unknown>): readonly string[] {
+  let names = fieldNames.get(question);
+  if (!names) {
+    names = Object.keys(question.schema.properties);
+    fieldNames.set(question, names);
+  }
+  return names;
+}
+
+/** A form's answer as values in property order, when it is exactly the form's fields (zod may reshape it). */
+function packForm(question: PreparedQuestion<unknown>, value: unknown): Json {
+  const names = namesOf(question);
+  const plain =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).every((key) => names.includes(key));
+  if (!plain) return { v: value as Json }; // zod reshaped the answer: keep it whole
+  const record = value as Record<string, Json>;
+  return names.map((name) => record[name] ?? null);
+}
+
+function unpackForm(question: PreparedQuestion<unknown>, packed: Json): unknown {
+  if (!Array.isArray(packed)) return (packed as { v?: Json }).v;
+  const names = namesOf(question);
+  const record: Record<string, Json> = {};
+  packed.forEach((value, index) => {
+    if (value !== null && index < names.length) record[names[index]!] = value;
+  });
+  return record;
 }

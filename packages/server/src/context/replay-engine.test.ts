@@ -91,6 +91,30 @@ describe('ReplayEngine', () => {
     await expect(round(r4.suspension!.state, bad, trip)).rejects.toThrow(TooManyInvalidAnswersError);
   });
 
+  it('replays a form answer exactly, optional fields left out included', async () => {
+    const booking = () =>
+      form(
+        'booking',
+        'Book?',
+        ask.form({ email: ask.email(), boxes: ask.integer(), note: ask.text({ optional: true }) }),
+      );
+    const handler = async (engine: ReplayEngine) => {
+      const [first] = await engine.ask(askPoint([booking()], false));
+      await engine.ask(askPoint([dest()], false));
+      return first;
+    };
+    const r1 = await round(EMPTY_STATE, undefined, handler);
+    const content = { email: 'ann@example.com', boxes: 2 };
+    const r2 = await round(r1.suspension!.state, { booking: { action: 'accept', content } }, handler);
+    expect(r2.suspension!.state.journal[0]![1]).toEqual(['ann@example.com', 2, null]);
+    const r3 = await round(
+      r2.suspension!.state,
+      { dest: { action: 'accept', content: { value: 'Bergen' } } },
+      handler,
+    );
+    expect(r3.value).toEqual({ action: 'accept', value: content });
+  });
+
   it('passes decline and cancel through as themselves', async () => {
     for (const action of ['decline', 'cancel'] as const) {
       const r = await round(

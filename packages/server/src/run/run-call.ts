@@ -13,7 +13,7 @@ import { createContext } from '../context/parley-context.js';
 import { PushEngine } from '../context/push-engine.js';
 import { MalformedResponseError, ReplayEngine } from '../context/replay-engine.js';
 import { ElicitationUnavailable } from '../errors.js';
-import type { StateBinding } from '../state/binding.js';
+import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, newCallId, type RoundState } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import type { ParleyContext } from '../types.js';
@@ -89,14 +89,15 @@ export async function runCall<R>(
     return invoke(createContext(facts, engine));
   }
 
-  const binding: StateBinding = {
+  const bindingFacts: StateBinding = {
     server: app.info.name,
     method: call.method,
     target: call.target,
     args: call.args,
     principal,
   };
-  const state = await openState(app, sdk, binding);
+  const binding = bindingBytes(bindingFacts);
+  const state = await openState(app, sdk, bindingFacts, binding);
   const dropped = sdk.mcpReq.droppedInputResponseKeys;
   if (dropped && dropped.length > 0) {
     throw new ProtocolError(
@@ -148,7 +149,12 @@ export async function runCall<R>(
   throw failure;
 }
 
-async function openState(app: App, sdk: ServerContext, binding: StateBinding): Promise<RoundState> {
+async function openState(
+  app: App,
+  sdk: ServerContext,
+  call: StateBinding,
+  binding: Uint8Array,
+): Promise<RoundState> {
   const raw = sdk.mcpReq.requestState<unknown>();
   if (raw === undefined) return firstRoundState();
   const codec = await app.codec();
@@ -156,7 +162,7 @@ async function openState(app: App, sdk: ServerContext, binding: StateBinding): P
   if (opened.ok) return opened.state;
   app.log(
     'warn',
-    `Refused requestState for ${binding.method} '${binding.target}': ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
+    `Refused requestState for ${call.method} '${call.target}': ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
     {
       reason: opened.reason,
     },

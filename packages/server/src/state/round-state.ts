@@ -31,9 +31,9 @@ export function firstRoundState(): RoundState {
   return { callId: newCallId(), rounds: 0, journal: [], pending: undefined };
 }
 
-/** 16 random bytes, base64url. */
+/** 12 random bytes, base64url (96 bits: unique per call for any realistic number of calls). */
 export function newCallId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')

@@ -1,6 +1,6 @@
 import { KeyRing } from '@parley/core/seal';
 import { describe, expect, it } from 'vitest';
-import type { StateBinding } from './binding.js';
+import { bindingBytes, type StateBinding } from './binding.js';
 import { nodeAead } from './node-aead.js';
 import type { RoundState } from './round-state.js';
 import { StateCodec, StateTooLargeError } from './state-codec.js';
@@ -17,10 +17,10 @@ const state: RoundState = {
   callId: 'call-1',
   rounds: 2,
   journal: [
-    [1234, { a: 'Paris' }],
+    [1234, ['Paris']],
     [99, 'd'],
   ],
-  pending: { fingerprint: 7, tries: 1, partial: { date: { a: '2026-12-01' } } },
+  pending: { fingerprint: 7, tries: 1, partial: { date: ['2026-12-01'] } },
 };
 
 async function codec(
@@ -41,16 +41,16 @@ async function codec(
 describe('StateCodec', () => {
   it('round-trips a state bound to its call, and hides its contents', async () => {
     const c = await codec();
-    const token = await c.seal(state, binding);
+    const token = await c.seal(state, bindingBytes(binding));
     expect(token).not.toMatch(/Paris|alice|book/);
-    expect(await c.open(token, binding)).toEqual({ ok: true, state });
+    expect(await c.open(token, bindingBytes(binding))).toEqual({ ok: true, state });
   });
 
   it('binds the arguments whatever their key order', async () => {
     const c = await codec();
-    const token = await c.seal(state, binding);
+    const token = await c.seal(state, bindingBytes(binding));
     const reordered = { ...binding, args: { b: [1, 2], a: 1 } };
-    expect((await c.open(token, reordered)).ok).toBe(true);
+    expect((await c.open(token, bindingBytes(reordered))).ok).toBe(true);
   });
 
   it.each<[string, Partial<StateBinding>]>([
@@ -62,42 +62,48 @@ describe('StateCodec', () => {
     ['no user', { principal: undefined }],
   ])('refuses a state presented for %s', async (_label, change) => {
     const c = await codec();
-    const token = await c.seal(state, binding);
-    expect(await c.open(token, { ...binding, ...change })).toEqual({ ok: false, reason: 'unauthentic' });
+    const token = await c.seal(state, bindingBytes(binding));
+    expect(await c.open(token, bindingBytes({ ...binding, ...change }))).toEqual({
+      ok: false,
+      reason: 'unauthentic',
+    });
   });
 
   it('refuses an expired state and one claiming a later expiry than the server issues', async () => {
     let now = 1_000_000_000_000;
     const c = await codec({ now: () => now, ttl: 60 });
-    const token = await c.seal(state, binding);
+    const token = await c.seal(state, bindingBytes(binding));
     now += 60_000 + 29_000; // inside ttl + skew
-    expect((await c.open(token, binding)).ok).toBe(true);
+    expect((await c.open(token, bindingBytes(binding))).ok).toBe(true);
     now += 2_000;
-    expect(await c.open(token, binding)).toEqual({ ok: false, reason: 'expired' });
+    expect(await c.open(token, bindingBytes(binding))).toEqual({ ok: false, reason: 'expired' });
 
     const future = await codec({ now: () => 2_000_000_000_000, ttl: 60 });
-    const fromTheFuture = await future.seal(state, binding);
+    const fromTheFuture = await future.seal(state, bindingBytes(binding));
     const present = await codec({ now: () => 1_000_000_000_000, ttl: 60 });
-    expect(await present.open(fromTheFuture, binding)).toEqual({ ok: false, reason: 'from-the-future' });
+    expect(await present.open(fromTheFuture, bindingBytes(binding))).toEqual({
+      ok: false,
+      reason: 'from-the-future',
+    });
   });
 
   it('opens with the previous key of the ring and refuses a retired key', async () => {
     const old = await codec({ keys: [['k1', 1]] });
-    const token = await old.seal(state, binding);
+    const token = await old.seal(state, bindingBytes(binding));
     const rotated = await codec({
       keys: [
         ['k2', 2],
         ['k1', 1],
       ],
     });
-    expect((await rotated.open(token, binding)).ok).toBe(true);
+    expect((await rotated.open(token, bindingBytes(binding))).ok).toBe(true);
     const retired = await codec({ keys: [['k2', 2]] });
-    expect(await retired.open(token, binding)).toEqual({ ok: false, reason: 'unknown-key' });
+    expect(await retired.open(token, bindingBytes(binding))).toEqual({ ok: false, reason: 'unknown-key' });
   });
 
   it('refuses tampered, truncated, extended, re-encoded and non-string states', async () => {
     const c = await codec();
-    const token = await c.seal(state, binding);
+    const token = await c.seal(state, bindingBytes(binding));
     const flipped = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
     for (const bad of [
       flipped,
@@ -108,18 +114,22 @@ describe('StateCodec', () => {
       '',
       'not a token',
     ]) {
-      expect((await c.open(bad, binding)).ok).toBe(false);
+      expect((await c.open(bad, bindingBytes(binding))).ok).toBe(false);
     }
     for (const bad of [null, 42, {}, ['x']])
-      expect(await c.open(bad, binding)).toEqual({ ok: false, reason: 'not-a-string' });
-    expect(await c.open('A'.repeat(20_000), binding)).toEqual({ ok: false, reason: 'too-large' });
+      expect(await c.open(bad, bindingBytes(binding))).toEqual({ ok: false, reason: 'not-a-string' });
+    expect(await c.open('A'.repeat(20_000), bindingBytes(binding))).toEqual({
+      ok: false,
+      reason: 'too-large',
+    });
   });
 
   it('tells the author to keep large data server-side when a state grows past the limit', async () => {
     const c = await codec({ maxChars: 300 });
-    const big: RoundState = { callId: 'c', rounds: 1, journal: [[1, 'x'.repeat(400)]], pending: undefined };
-    await expect(c.seal(big, binding)).rejects.toThrow(StateTooLargeError);
-    await expect(c.seal(big, binding)).rejects.toThrow(/keep large data server-side/);
+    const noise = Array.from({ length: 300 }, (_, i) => ((i * 7919) % 65_521).toString(36)).join('');
+    const big: RoundState = { callId: 'c', rounds: 1, journal: [[1, noise]], pending: undefined };
+    await expect(c.seal(big, bindingBytes(binding))).rejects.toThrow(StateTooLargeError);
+    await expect(c.seal(big, bindingBytes(binding))).rejects.toThrow(/keep large data server-side/);
   });
 
   it('keeps a one-question state small', async () => {
@@ -129,10 +139,25 @@ describe('StateCodec', () => {
         callId: 'AAAAAAAAAAAAAAAAAAAAAA',
         rounds: 1,
         journal: [],
-        pending: { fingerprint: 4_000_000_000, tries: 0 },
+        pending: { fingerprint: 16_000_000, tries: 0 },
       },
-      binding,
+      bindingBytes(binding),
     );
     expect(token.length).toBeLessThan(200); // the issue's budget: 200 bytes plus the answers' own size
+  });
+
+  it('keeps a long journal within 200 bytes plus the answers, and reads it back', async () => {
+    const c = await codec();
+    const answers = Array.from({ length: 20 }, (_, i) => ({ answer: `answer ${i + 1}` }));
+    const grown: RoundState = {
+      callId: 'AAAAAAAAAAAAAAAAAAAAAA',
+      rounds: 20,
+      journal: answers.map((answer, i) => [3_000_000 + i, [answer.answer]] as const),
+      pending: { fingerprint: 7, tries: 0 },
+    };
+    const token = await c.seal(grown, bindingBytes(binding));
+    const answerBytes = answers.reduce((sum, answer) => sum + JSON.stringify(answer).length, 0);
+    expect(token.length).toBeLessThan(200 + answerBytes);
+    expect(await c.open(token, bindingBytes(binding))).toEqual({ ok: true, state: grown });
   });
 });

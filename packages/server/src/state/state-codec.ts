@@ -1,6 +1,6 @@
 import type { KeyRing } from '@parley/core/seal';
-import { bindingBytes, type StateBinding } from './binding.js';
-import type { JournalEntry, Json, PendingAsk, RoundState } from './round-state.js';
+import { decodePayload, encodePayload } from './payload.js';
+import type { RoundState } from './round-state.js';
 
 /** Why a presented state was refused. For the log only: the wire error is always the same. */
 export type StateRefusal =
@@ -47,9 +47,6 @@ export class StateTooLargeError extends Error {
   }
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
 /** Seals round states into `requestState` tokens and opens them again, bound to their call. */
 export class StateCodec {
   readonly #ring: KeyRing;
@@ -62,73 +59,31 @@ export class StateCodec {
     this.#now = options.now ?? Date.now;
   }
 
-  async seal(state: RoundState, binding: StateBinding): Promise<string> {
+  /** Seals a round state for the call `binding` describes (the bytes of `bindingBytes`). */
+  async seal(state: RoundState, binding: Uint8Array): Promise<string> {
     const expires = Math.floor(this.#now() / 1000) + this.#options.ttlSeconds;
-    const payload: { c: string; e: number; r: number; j: readonly JournalEntry[]; p?: Json } = {
-      c: state.callId,
-      e: expires,
-      r: state.rounds,
-      j: state.journal,
-    };
-    if (state.pending) {
-      const { fingerprint, tries, partial } = state.pending;
-      payload.p = partial ? [fingerprint, tries, partial] : [fingerprint, tries];
-    }
-    const token = await this.#ring.seal(encoder.encode(JSON.stringify(payload)), bindingBytes(binding));
+    const token = await this.#ring.seal(encodePayload(state, expires), binding);
     if (token.length > this.#options.maxChars)
       throw new StateTooLargeError(token.length, this.#options.maxChars);
     return token;
   }
 
+  /** Opens a presented state for the call `binding` describes. Never throws. */
   async open(
     token: unknown,
-    binding: StateBinding,
+    binding: Uint8Array,
   ): Promise<{ ok: true; state: RoundState } | { ok: false; reason: StateRefusal }> {
     if (typeof token !== 'string') return { ok: false, reason: 'not-a-string' };
     if (token.length > this.#options.maxChars) return { ok: false, reason: 'too-large' };
-    const opened = await this.#ring.open(token, bindingBytes(binding));
+    const opened = await this.#ring.open(token, binding);
     if (!opened.ok) return { ok: false, reason: opened.reason };
-    let payload: unknown;
-    try {
-      payload = JSON.parse(decoder.decode(opened.plaintext));
-    } catch {
-      return { ok: false, reason: 'bad-payload' };
-    }
-    const state = decodePayload(payload);
-    if (!state) return { ok: false, reason: 'bad-payload' };
+    const decoded = decodePayload(opened.plaintext, this.#options.maxChars * 8);
+    if (!decoded) return { ok: false, reason: 'bad-payload' };
     const now = Math.floor(this.#now() / 1000);
-    if (state.expires < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
-    if (state.expires > now + this.#options.ttlSeconds + this.#options.clockSkewSeconds) {
+    if (decoded.expires < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
+    if (decoded.expires > now + this.#options.ttlSeconds + this.#options.clockSkewSeconds) {
       return { ok: false, reason: 'from-the-future' };
     }
-    return { ok: true, state: state.state };
+    return { ok: true, state: decoded.state };
   }
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-function decodePayload(payload: unknown): { expires: number; state: RoundState } | undefined {
-  if (!isRecord(payload) || !isCount(payload.e) || !isCount(payload.r) || !Array.isArray(payload.j))
-    return undefined;
-  for (const entry of payload.j) {
-    if (!Array.isArray(entry) || entry.length !== 2 || !isCount(entry[0])) return undefined;
-  }
-  let pending: PendingAsk | undefined;
-  if (payload.p !== undefined) {
-    const p = payload.p;
-    if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !isCount(p[0]) || !isCount(p[1]))
-      return undefined;
-    if (p.length === 3 && !isRecord(p[2])) return undefined;
-    pending = {
-      fingerprint: p[0],
-      tries: p[1],
-      ...(p.length === 3 && { partial: p[2] as { [key: string]: Json } }),
-    };
-  }
-  return {
-    expires: payload.e,
-    state: { callId: payload.c as string, rounds: payload.r, journal: payload.j as JournalEntry[], pending },
-  };
 }

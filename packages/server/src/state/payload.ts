@@ -1,0 +1,95 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Json, PendingAsk, RoundState } from './round-state.js';
+
+/**
+ * The byte layout of a sealed round state. Compact, because the client carries it on every
+ * round: `[callId, expires, rounds, fingerprints, results, pending]` as JSON, the 24-bit
+ * fingerprints packed 3 bytes each into one base64url string, and the whole deflated once it is
+ * long enough for that to pay (long text answers).
+ */
+const RAW = 0x5b; // '[': plain JSON
+const DEFLATED = 0x01;
+const DEFLATE_FROM_BYTES = 1024;
+// A small window: states are small, and zlib's set-up cost dominates at this size.
+const ZLIB = { level: 6, windowBits: 10, memLevel: 4 } as const;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function encodePayload(state: RoundState, expires: number): Uint8Array {
+  const fingerprints = Buffer.alloc(state.journal.length * 3);
+  state.journal.forEach(([fingerprint], index) => {
+    fingerprints.writeUIntBE(fingerprint & 0xffffff, index * 3, 3);
+  });
+  const pending = state.pending;
+  const payload: Json[] = [
+    state.callId,
+    expires,
+    state.rounds,
+    fingerprints.toString('base64url'),
+    state.journal.map(([, result]) => result),
+  ];
+  if (pending)
+    payload.push(
+      pending.partial
+        ? [pending.fingerprint, pending.tries, pending.partial]
+        : [pending.fingerprint, pending.tries],
+    );
+  const json = encoder.encode(JSON.stringify(payload));
+  if (json.length < DEFLATE_FROM_BYTES) return json;
+  const deflated = deflateRawSync(json, ZLIB);
+  const framed = new Uint8Array(deflated.length + 1);
+  framed[0] = DEFLATED;
+  framed.set(deflated, 1);
+  return framed.length < json.length ? framed : json;
+}
+
+/** Reads a payload back; `undefined` when it is not one (it opened, so this means a server bug or a key misuse). */
+export function decodePayload(
+  bytes: Uint8Array,
+  maxBytes: number,
+): { state: RoundState; expires: number } | undefined {
+  let json: Uint8Array;
+  if (bytes[0] === RAW) json = bytes;
+  else if (bytes[0] === DEFLATED) {
+    try {
+      json = inflateRawSync(bytes.subarray(1), { windowBits: ZLIB.windowBits, maxOutputLength: maxBytes });
+    } catch {
+      return undefined;
+    }
+  } else return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(decoder.decode(json));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(payload) || payload.length < 5 || payload.length > 6) return undefined;
+  const [callId, expires, rounds, packed, results, pendingRaw] = payload as unknown[];
+  if (typeof callId !== 'string' || !isCount(expires) || !isCount(rounds) || typeof packed !== 'string')
+    return undefined;
+  if (!Array.isArray(results)) return undefined;
+  const fingerprints = Buffer.from(packed, 'base64url');
+  if (fingerprints.length !== results.length * 3) return undefined;
+  const journal = results.map(
+    (result, index) => [fingerprints.readUIntBE(index * 3, 3), result as Json] as const,
+  );
+  let pending: PendingAsk | undefined;
+  if (pendingRaw !== undefined) {
+    const p = pendingRaw;
+    if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !isCount(p[0]) || !isCount(p[1]))
+      return undefined;
+    if (p.length === 3 && (typeof p[2] !== 'object' || p[2] === null || Array.isArray(p[2])))
+      return undefined;
+    pending = {
+      fingerprint: p[0],
+      tries: p[1],
+      ...(p.length === 3 && { partial: p[2] as { [key: string]: Json } }),
+    };
+  }
+  return { state: { callId, rounds, journal, pending }, expires };
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
