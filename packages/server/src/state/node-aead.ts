@@ -1,23 +1,9 @@
-import { createCipheriv, createDecipheriv, randomFillSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { AeadBackend } from '@parley/core/seal';
+import { randomBytesPooled } from './random-pool.js';
 
 const TAG_BYTES = 16;
 const IV_BYTES = 12;
-
-// Random IVs are drawn from a pool filled 4 KiB at a time: the same CSPRNG bytes, one system call
-// per 341 seals instead of one per seal.
-const ivPool = Buffer.alloc(IV_BYTES * 341);
-let ivOffset = ivPool.length;
-
-function nextIv(): Buffer {
-  if (ivOffset + IV_BYTES > ivPool.length) {
-    randomFillSync(ivPool);
-    ivOffset = 0;
-  }
-  const iv = Buffer.from(ivPool.subarray(ivOffset, ivOffset + IV_BYTES));
-  ivOffset += IV_BYTES;
-  return iv;
-}
 
 /**
  * AES-256-GCM through node:crypto. Same algorithm and token format as the WebCrypto backend
@@ -48,7 +34,7 @@ export const nodeAead: AeadBackend<Buffer> = {
     }
   },
   randomIv() {
-    return nextIv();
+    return randomBytesPooled(IV_BYTES);
   },
   encodeToken(bytes) {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');

@@ -1,3 +1,5 @@
+import { randomBytesPooled } from './random-pool.js';
+
 /** A JSON value, as it can travel inside a sealed state. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
