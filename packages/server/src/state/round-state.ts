@@ -35,9 +35,6 @@ export function firstRoundState(): RoundState {
 
 /** 12 random bytes, base64url (96 bits: unique per call for any realistic number of calls). */
 export function newCallId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return randomBytesPooled(12).toString('base64url');
 }
+
