@@ -15,8 +15,9 @@ export interface BenchConfig {
   readonly codecIterations: number;
   /** (d): measuring time per server and transport. */
   readonly handshakeMs: number;
-  /** (e): measuring time per client library. */
+  /** (e): measuring time per client library, after this many warm-up flows. */
   readonly clientMs: number;
+  readonly clientWarmupFlows: number;
   /** (f): modern flows held in flight at once. */
   readonly flowsInFlight: number;
   /** (f): 2025-era sessions, and questions pending in each. */
@@ -37,6 +38,7 @@ const FULL = {
   codecIterations: 2000,
   handshakeMs: 4000,
   clientMs: 4000,
+  clientWarmupFlows: 20,
   flowsInFlight: 10_000,
   pendingSessions: 10,
   pendingPerSession: 100,
@@ -47,17 +49,18 @@ const FULL = {
 
 const QUICK: typeof FULL = {
   runs: 3,
-  runMs: 700,
-  warmupMs: 500,
-  codecIterations: 200,
-  handshakeMs: 700,
-  clientMs: 700,
-  flowsInFlight: 2000,
+  runMs: 400,
+  warmupMs: 250,
+  codecIterations: 100,
+  handshakeMs: 500,
+  clientMs: 500,
+  clientWarmupFlows: 5,
+  flowsInFlight: 1000,
   pendingSessions: 2,
   pendingPerSession: 100,
-  questionTimeoutMs: 5000,
+  questionTimeoutMs: 3000,
   rendererRuns: 15,
-  profileMs: 1500,
+  profileMs: 1000,
 };
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--only a,b,...] [--runs N] [--seconds S] [--no-profile]

@@ -107,7 +107,13 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       progress('(e) client driver overhead');
       const costs: ClientResults['costs'] = {};
       for (const kind of CLIENT_KINDS) {
-        costs[kind] = await measureClient(kind, http.parley.url, CLIENT_QUESTIONS, config.clientMs);
+        costs[kind] = await measureClient(
+          kind,
+          http.parley.url,
+          CLIENT_QUESTIONS,
+          config.clientMs,
+          config.clientWarmupFlows,
+        );
       }
       measured.clients = { server: 'parley', questions: CLIENT_QUESTIONS, costs };
     }

@@ -1,7 +1,7 @@
 /**
  * One client library driving survey flows in its own process, so its CPU time is its own:
  *
- *   node bench/dist/clients/main.js <bare|sdk|parley> <url> <questions> <durationMs>
+ *   node bench/dist/clients/main.js <bare|sdk|parley> <url> <questions> <durationMs> <warmupFlows>
  *
  * Prints one JSON line (a `ClientCost`).
  */
@@ -17,15 +17,16 @@ const drivers: Record<ClientKind, (url: string) => Promise<FlowDriver>> = {
   parley: parleyClientDriver,
 };
 
-const [kind, url, questionsText, durationText] = process.argv.slice(2);
+const [kind, url, questionsText, durationText, warmupText] = process.argv.slice(2);
 const make = drivers[kind as ClientKind];
 if (!make || !url)
-  throw new Error(`Usage: main.js <${CLIENT_KINDS.join('|')}> <url> <questions> <durationMs>`);
+  throw new Error(`Usage: main.js <${CLIENT_KINDS.join('|')}> <url> <questions> <durationMs> <warmupFlows>`);
 const questions = Number(questionsText);
 const durationMs = Number(durationText);
+const warmupFlows = Number(warmupText ?? 20);
 
 const driver = await make(url);
-for (let i = 0; i < 20; i++) await driver.flow(questions); // warm-up: connect, JIT
+for (let i = 0; i < warmupFlows; i++) await driver.flow(questions); // warm-up: connections, JIT
 const cpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
 const deadline = Date.now() + durationMs;

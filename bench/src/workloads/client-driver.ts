@@ -10,12 +10,13 @@ import type { ClientCost, ClientKind } from '../clients/kinds.js';
 
 const CLIENT_MAIN = fileURLToPath(new URL('../clients/main.js', import.meta.url));
 
-/** Runs one client library for `durationMs` and reads its cost. */
+/** Runs one client library for `durationMs` after `warmupFlows` flows, and reads its cost. */
 export async function measureClient(
   kind: ClientKind,
   url: string,
   questions: number,
   durationMs: number,
+  warmupFlows: number,
 ): Promise<ClientCost> {
   const { stdout } = await promisify(execFile)(process.execPath, [
     CLIENT_MAIN,
@@ -23,6 +24,7 @@ export async function measureClient(
     url,
     String(questions),
     String(durationMs),
+    String(warmupFlows),
   ]);
   return JSON.parse(stdout) as ClientCost;
 }

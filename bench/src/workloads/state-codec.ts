@@ -5,8 +5,10 @@
  * `packages/server/dist` for measurement only (nothing else in the project does that). The raw
  * SDK's public `createRequestStateCodec` is timed the same way for comparison.
  */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { KeyRing } from '@parley/core/seal';
+import { bindingBytes } from '../../../packages/server/dist/state/binding.js';
 import { nodeAead } from '../../../packages/server/dist/state/node-aead.js';
 import {
   firstRoundState,
@@ -24,6 +26,11 @@ export interface CodecTiming {
   /** Median over repeats of the mean seal + open time per round of the flow, in microseconds. */
   readonly parleyUs: number;
   readonly sdkUs: number;
+  /**
+   * The primitive alone, for scale: node:crypto AES-256-GCM encrypt + decrypt of a payload the size
+   * of the state, nothing else. What this machine charges for the cryptography itself.
+   */
+  readonly aesGcmUs: number;
 }
 
 export interface CodecOptions {
@@ -45,6 +52,16 @@ function parleyState(answered: number): RoundState {
     journal,
     pending: { fingerprint: 3_000_000_000 + answered, tries: 0 },
   };
+}
+
+/** AES-256-GCM encrypt + decrypt of `size` bytes with node:crypto, and nothing else. */
+function aesGcmRoundTrip(key: Buffer, size: number): void {
+  const iv = randomBytes(12);
+  const aad = Buffer.from('bench');
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad);
+  const sealed = Buffer.concat([cipher.update(Buffer.alloc(size, 1)), cipher.final()]);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv).setAAD(aad).setAuthTag(cipher.getAuthTag());
+  Buffer.concat([decipher.update(sealed), decipher.final()]);
 }
 
 async function timeFlows(iterations: number, questions: number, round: (answered: number) => Promise<void>) {
@@ -79,10 +96,15 @@ export async function measureStateCodecs(options: CodecOptions): Promise<CodecTi
     };
     const parleyRuns: number[] = [];
     const sdkRuns: number[] = [];
+    const aesRuns: number[] = [];
+    const stateBytes = Array.from({ length: questions }, (_, k) => JSON.stringify(parleyState(k)).length);
+    const key = Buffer.from(BENCH_KEY);
     for (let repeat = 0; repeat < options.repeats; repeat++) {
       parleyRuns.push(
         await timeFlows(options.iterations, questions, async (answered) => {
-          const opened = await parley.open(await parley.seal(parleyState(answered), binding), binding);
+          // As a server round does: the call's binding bytes once, then open and seal with them.
+          const bytes = bindingBytes(binding);
+          const opened = await parley.open(await parley.seal(parleyState(answered), bytes), bytes);
           if (!opened.ok) throw new Error(`Parley's codec refused its own state: ${opened.reason}.`);
         }),
       );
@@ -92,8 +114,18 @@ export async function measureStateCodecs(options: CodecOptions): Promise<CodecTi
           await sdk.verify(await sdk.mint({ answers }, ctx), ctx);
         }),
       );
+      aesRuns.push(
+        await timeFlows(options.iterations, questions, async (answered) => {
+          aesGcmRoundTrip(key, stateBytes[answered]!);
+        }),
+      );
     }
-    timings.push({ questions, parleyUs: median(parleyRuns), sdkUs: median(sdkRuns) });
+    timings.push({
+      questions,
+      parleyUs: median(parleyRuns),
+      sdkUs: median(sdkRuns),
+      aesGcmUs: median(aesRuns),
+    });
   }
   return timings;
 }
