@@ -37,4 +37,3 @@ export function firstRoundState(): RoundState {
 export function newCallId(): string {
   return randomBytesPooled(12).toString('base64url');
 }
-
