@@ -50,6 +50,8 @@ describe('summarizeProfile', () => {
     expect(summary.topSelf.find((row) => row.functionName === 'callsTheSpinner')?.ms ?? 0).toBeLessThan(
       spinner!.ms / 10,
     );
+    // Attributed time lands on the nearest first-party frame: the spinner itself, not its caller.
+    expect(summary.topAttributed[0]?.functionName).toBe('spinForSelfTime');
     expect(summary.byOrigin[0]?.origin).toBe('bench');
   });
 
@@ -59,6 +61,7 @@ describe('summarizeProfile', () => {
       busyMs: 0,
       topSelf: [],
       topTotal: [],
+      topAttributed: [],
       byOrigin: [],
     });
   });

@@ -1,7 +1,7 @@
 import type { CpuProfile } from './cpu-profile.js';
 import type { SourceLocator } from './source-location.js';
 
-/** One function's time: its own (self) or including everything it called (total). */
+/** One function's time: its own (self), charged to it (attributed), or everything under it (total). */
 export interface TimeRow {
   readonly functionName: string;
   /** `path:line` of the function's start, through source maps where they exist. */
@@ -18,6 +18,12 @@ export interface ProfileSummary {
   readonly topSelf: readonly TimeRow[];
   /** The first-party functions (see `summarizeProfile`) with the most total time. */
   readonly topTotal: readonly TimeRow[];
+  /**
+   * The first-party functions with the most attributed time: every sample is charged to the
+   * nearest first-party function on its stack, so library and runtime work lands on the line of
+   * the server's own code that asked for it (and nothing is counted twice).
+   */
+  readonly topAttributed: readonly TimeRow[];
   /** Busy time by where the code lives: a package name, `node:internal`, `gc`, `native`. */
   readonly byOrigin: readonly { readonly origin: string; readonly ms: number; readonly percent: number }[];
 }
@@ -68,9 +74,9 @@ class Tally {
 
 /**
  * Sums each function's time from the samples (time deltas, not hit counts, so uneven sampling
- * is weighed right). Self time is per function; total time is listed only for functions whose
- * origin is in `firstParty` (e.g. `@parley/server`), counting each function once per sample even
- * when it recurses.
+ * is weighed right). Self time is per function; total and attributed time are listed only for
+ * functions whose origin is in `firstParty` (e.g. `@parley/server`); total time counts each
+ * function once per sample even when it recurses.
  */
 export function summarizeProfile(
   profile: CpuProfile,
@@ -96,6 +102,7 @@ export function summarizeProfile(
   });
   const self = new Tally();
   const total = new Tally();
+  const attributed = new Tally();
   const origins = new Map<string, number>();
   let busyUs = 0;
   for (const [id, us] of timeAt) {
@@ -110,6 +117,7 @@ export function summarizeProfile(
       const caller = byId.get(at)!.callFrame;
       const key = keyOf(caller);
       if (seen.has(key) || !options.firstParty.includes(originOf(caller.url, caller.functionName))) continue;
+      if (seen.size === 0) attributed.add(key, describe(caller), us);
       seen.add(key);
       total.add(key, describe(caller), us);
     }
@@ -119,6 +127,7 @@ export function summarizeProfile(
     busyMs: busyUs / 1000,
     topSelf: self.top(options.limit, share),
     topTotal: total.top(options.limit, share),
+    topAttributed: attributed.top(options.limit, share),
     byOrigin: [...origins.entries()]
       .sort((a, b) => b[1] - a[1])
       .map(([origin, us]) => ({ origin, ms: us / 1000, percent: share(us) })),

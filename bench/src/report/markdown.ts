@@ -237,7 +237,10 @@ function profileSection(kind: ServerKind, profile: ServerProfile): string {
     '',
     markdownTable(['Top self time', 'Where', 'Share of busy'], rows(profile.topSelf)),
     '',
-    markdownTable(['Top total time (own code)', 'Where', 'Share of busy'], rows(profile.topTotal)),
+    markdownTable(
+      ['Top attributed time (own code + what it calls)', 'Where', 'Share of busy'],
+      rows(profile.topAttributed),
+    ),
   ].join('\n');
 }
 
