@@ -90,6 +90,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     const windows = new FaultWindows();
     const keyUse = new KeyUseCounter((address) => byAddress.get(address)?.ring[0]);
     const sameReplica = new Map<string, number>();
+    let sameAfterRefusal = 0;
     const probes = { crossUser: emptyProbeCounts(), crossTool: emptyProbeCounts() };
     const oldStates: Replayable[] = [];
     const newStates: Replayable[] = [];
@@ -105,6 +106,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
       if (replica !== undefined && replica === event.previousReplica) {
         const where = windows.current() ?? OUTSIDE;
         sameReplica.set(where, (sameReplica.get(where) ?? 0) + 1);
+        // nginx tried another replica first (one that was down) and passed the request on.
+        if (event.reply.tried.length > 1) sameAfterRefusal++;
       }
       if (event.flow instanceof FlightFlow) {
         const round = event.flow.replayable();
@@ -271,6 +274,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
         starts: replica.starts,
       })),
       sameReplica,
+      sameAfterRefusal,
       windows: windows.all,
       timeline,
       keyUse: keyUse.use,

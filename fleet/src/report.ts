@@ -26,6 +26,8 @@ export interface FleetReport {
   readonly replicas: readonly { name: string; address: string; starts: number }[];
   /** Flow requests served by the same replica as the flow's request before, by fault window. */
   readonly sameReplica: ReadonlyMap<string, number>;
+  /** Of those, the ones nginx passed on after another replica refused the connection. */
+  readonly sameAfterRefusal: number;
   readonly windows: readonly FaultWindow[];
   readonly timeline: readonly { at: number; text: string }[];
   readonly keyUse: KeyUse;
@@ -131,6 +133,12 @@ export function formatReport(report: FleetReport): string {
   lines.push(alternation('store pages  ', pages));
   const same = [...report.sameReplica].map(([where, n]) => `${n} in ${where}`).join('; ');
   lines.push(`  same-replica requests: ${same || 'none'}`);
+  if (same) {
+    lines.push(
+      `    ${report.sameAfterRefusal} of them after nginx first tried a replica that was down and passed the request ` +
+        'on to the next live one, which the driver cannot foresee; the rest where nginx reordered while a replica left or came back',
+    );
+  }
   lines.push(
     `  requests sent: ${report.channel.sent}; padding (tools/list so no flow repeats a replica): ${report.stats.padding}; ` +
       `next replica mispredicted: ${report.channel.missed} of ${report.channel.predicted}`,

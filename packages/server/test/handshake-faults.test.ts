@@ -104,6 +104,11 @@ describe('a 2025 session over HTTP', () => {
       expect(after.pending).toBe(0);
       // Released, not just forgotten: live memory falls back to near where it started.
       expect(after.heapUsed - before.heapUsed).toBeLessThan(16 * 1024 * 1024);
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      console.log(
+        `1,000 pending questions: heap +${mb(held.heapUsed - before.heapUsed)}, RSS +${mb(held.rss - before.rss)}; ` +
+          `after release: heap +${mb(after.heapUsed - before.heapUsed)}`,
+      );
     } finally {
       await server.stop();
     }
