@@ -35,7 +35,7 @@ const FULL = {
   runs: 5,
   runMs: 5000,
   warmupMs: 2000,
-  codecIterations: 2000,
+  codecIterations: 500,
   handshakeMs: 4000,
   clientMs: 4000,
   clientWarmupFlows: 20,

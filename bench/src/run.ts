@@ -14,6 +14,7 @@ import { renderMarkdown } from './report/markdown.js';
 import type { BenchResults, ClientResults } from './report/results.js';
 import { SERVER_KINDS, type ServerKind } from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
+import { sourceVersion } from './source-version.js';
 import { measureClient } from './workloads/client-driver.js';
 import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
@@ -64,6 +65,7 @@ function flowShapes(config: BenchConfig): FlowShape[] {
 
 async function run(config: BenchConfig): Promise<BenchResults> {
   const machine = describeMachine();
+  const source = sourceVersion(REPO_ROOT);
   const servers = new Servers();
   const has = (workload: BenchConfig['workloads'][number]) => config.workloads.includes(workload);
   const date = new Date().toISOString();
@@ -160,6 +162,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     ...measured,
     format: 1 as const,
     date,
+    ...(source && { source }),
     config,
     machine: { ...machine, loadAverageAtEnd: loadavg()[0]! },
     serverLogs: servers.logs(),

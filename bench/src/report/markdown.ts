@@ -12,12 +12,17 @@ const n1 = (value: number) => value.toFixed(1);
 const n2 = (value: number) => value.toFixed(2);
 const mb = (value: number) => value.toFixed(1);
 
+function source(results: BenchResults): string {
+  if (!results.source) return '';
+  return `, commit ${results.source.commit}${results.source.dirty ? ' with uncommitted changes' : ''}`;
+}
+
 function machineLine(results: BenchResults): string {
   const { machine, config } = results;
   return (
     `${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGb} GB, Node ${machine.node} (${machine.platform}); ` +
     `load average ${n1(machine.loadAverageAtStart)} at start, ${n1(machine.loadAverageAtEnd)} at end. ` +
-    `${results.date}${config.quick ? ', **--quick**' : ''}; medians of ${config.runs} runs of ${config.runMs / 1000} s after ${config.warmupMs / 1000} s warm-up.`
+    `${results.date}${source(results)}${config.quick ? ', **--quick**' : ''}; medians of ${config.runs} runs of ${config.runMs / 1000} s after ${config.warmupMs / 1000} s warm-up.`
   );
 }
 

@@ -3,6 +3,7 @@ import type { BenchConfig } from '../config.js';
 import type { Machine } from '../machine.js';
 import type { ServerKind } from '../servers/kinds.js';
 import type { ServerLog } from '../servers/spawn.js';
+import type { SourceVersion } from '../source-version.js';
 import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
@@ -33,6 +34,8 @@ export interface BenchResults {
   readonly format: 1;
   readonly date: string;
   readonly machine: Machine & { readonly loadAverageAtEnd: number };
+  /** The code measured. */
+  readonly source?: SourceVersion;
   readonly config: BenchConfig;
   /** (a) and (b), keyed by flow shape (`q<questions>-c<concurrency>`). */
   readonly flows?: Record<string, PerServer<LoadSummary>>;

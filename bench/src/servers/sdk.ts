@@ -32,7 +32,9 @@ const stateCodec = createRequestStateCodec<SurveyState>({
   bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
 });
 
+// Schemas once at module scope, as the docs advise for anything the per-request factory uses.
 const answerSchema = z.object({ answer: z.string() });
+const surveyInput = z.object({ questions: z.number().int().min(1).max(MAX_QUESTIONS) });
 
 /**
  * The survey tool written the way the official SDK's docs show: a re-entrant handler that reads
@@ -48,7 +50,7 @@ export function sdkSurveyServer(): McpServer {
     TOOL,
     {
       description: 'Asks the given number of questions, one per round',
-      inputSchema: z.object({ questions: z.number().int().min(1).max(MAX_QUESTIONS) }),
+      inputSchema: surveyInput,
     },
     ({ questions }, ctx): Promise<CallToolResult | InputRequiredResult> =>
       countRunning(async () => {
