@@ -23,6 +23,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { EVERY_ENUM_KIND } from './every-enum-kind.js';
 
 type Result = CallToolResult | InputRequiredResult;
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -106,39 +107,7 @@ function build(): McpServer {
         inputRequests: {
           choices: inputRequired.elicit({
             message: 'Please choose',
-            requestedSchema: {
-              type: 'object',
-              properties: {
-                untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-                titledSingle: {
-                  type: 'string',
-                  oneOf: [
-                    { const: 'value1', title: 'First Option' },
-                    { const: 'value2', title: 'Second Option' },
-                    { const: 'value3', title: 'Third Option' },
-                  ],
-                },
-                legacyEnum: {
-                  type: 'string',
-                  enum: ['opt1', 'opt2', 'opt3'],
-                  enumNames: ['Option One', 'Option Two', 'Option Three'],
-                },
-                untitledMulti: {
-                  type: 'array',
-                  items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-                },
-                titledMulti: {
-                  type: 'array',
-                  items: {
-                    anyOf: [
-                      { const: 'value1', title: 'First Choice' },
-                      { const: 'value2', title: 'Second Choice' },
-                      { const: 'value3', title: 'Third Choice' },
-                    ],
-                  },
-                },
-              },
-            } as never,
+            requestedSchema: EVERY_ENUM_KIND as never,
           }),
         },
       });

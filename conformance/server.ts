@@ -6,6 +6,7 @@
  */
 import { ask, createServer, ElicitationUnavailable, input } from '@parley/server';
 import * as z from 'zod/v4';
+import { EVERY_ENUM_KIND } from './every-enum-kind.js';
 
 export function conformanceServer() {
   const server = createServer({ name: 'parley-conformance', version: '0.1.0' });
@@ -54,41 +55,7 @@ export function conformanceServer() {
     'test_elicitation_sep1330_enums',
     { description: 'Asks every kind of enum' },
     async (_args, ctx) => {
-      // Legacy enumNames has no builder (it is deprecated), so this question is a raw requestedSchema.
-      const answer = await ctx.elicit('Please choose', {
-        type: 'object',
-        properties: {
-          untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-          titledSingle: {
-            type: 'string',
-            oneOf: [
-              { const: 'value1', title: 'First Option' },
-              { const: 'value2', title: 'Second Option' },
-              { const: 'value3', title: 'Third Option' },
-            ],
-          },
-          legacyEnum: {
-            type: 'string',
-            enum: ['opt1', 'opt2', 'opt3'],
-            enumNames: ['Option One', 'Option Two', 'Option Three'],
-          },
-          untitledMulti: {
-            type: 'array',
-            items: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-          },
-          titledMulti: {
-            type: 'array',
-            items: {
-              anyOf: [
-                { const: 'value1', title: 'First Choice' },
-                { const: 'value2', title: 'Second Choice' },
-                { const: 'value3', title: 'Third Choice' },
-              ],
-            },
-          },
-        },
-        required: ['untitledSingle', 'titledSingle', 'legacyEnum', 'untitledMulti', 'titledMulti'],
-      });
+      const answer = await ctx.elicit('Please choose', EVERY_ENUM_KIND);
       return `Elicitation completed: action=${answer.action}, content=${answer.action === 'accept' ? JSON.stringify(answer.value) : '{}'}`;
     },
   );
