@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startRedis } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHandshake, textOf } from './wire/handshake-client.js';
+import { type HttpFixture, startHttpFixture } from './wire/http-fixture.js';
 import { httpWire } from './wire/http-wire.js';
 import { CAPABILITIES, type ModernReply } from './wire/modern-envelope.js';
 
@@ -12,40 +12,11 @@ import { CAPABILITIES, type ModernReply } from './wire/modern-envelope.js';
 
 const FLOW_SERVER = fileURLToPath(new URL('./dist/fixtures/flow-server.js', import.meta.url));
 
-interface FlowServer {
-  readonly url: string;
-  readonly origin: string;
-  log(): string;
-  stop(): Promise<void>;
-}
+type FlowServer = HttpFixture & { readonly origin: string };
 
 async function startFlowServer(env: Record<string, string>): Promise<FlowServer> {
-  const child = spawn(process.execPath, [FLOW_SERVER], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!.trim());
-    });
-    child.once('exit', (code) => reject(new Error(`flow server exited with ${code}:\n${stderr}`)));
-  });
-  return {
-    url,
-    origin: new URL(url).origin,
-    log: () => stderr,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const fixture = await startHttpFixture(env, FLOW_SERVER);
+  return { ...fixture, origin: new URL(fixture.url).origin };
 }
 
 /** A person's browser: one cookie jar, following nothing by itself. */

@@ -21,8 +21,9 @@ import {
 } from '../errors.js';
 import { validateArgs } from '../registry/schema.js';
 import { StateTooLargeError } from '../state/state-codec.js';
+import type { ParleyContext } from '../types.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
-import { runCall, type ServingEra, type ServingUnit } from './run-call.js';
+import { type CallSpec, runCall, type ServingEra, type ServingUnit } from './run-call.js';
 
 /** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
 const PUBLIC_ERRORS = [
@@ -54,6 +55,8 @@ export function buildSdkServer(
 ): Server {
   const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
   const dispatched = (sdk: ServerContext) => unit.onDispatch?.(sdk);
+  const call = <R>(sdk: ServerContext, spec: CallSpec, invoke: (ctx: ParleyContext) => R | Promise<R>) =>
+    runCall(app, era, sdk, server, spec, async (ctx) => invoke(ctx), unit);
   const capabilities: ServerCapabilities = {};
   if (app.tools.size > 0) capabilities.tools = {};
   if (app.prompts.size > 0) capabilities.prompts = {};
@@ -92,14 +95,8 @@ export function buildSdkServer(
       const validated = await validateArgs(tool.input, args);
       if (!validated.ok) return toolError(`Invalid arguments for tool ${name}: ${validated.message}`);
       try {
-        const outcome = await runCall(
-          app,
-          era,
-          sdk,
-          server,
-          { method: 'tools/call', target: name, args },
-          async (ctx) => tool.handler(validated.value as never, ctx),
-          unit,
+        const outcome = await call(sdk, { method: 'tools/call', target: name, args }, (ctx) =>
+          tool.handler(validated.value as never, ctx),
         );
         if (isInputRequiredResult(outcome)) return outcome;
         const result = toCallToolResult(outcome);
@@ -141,14 +138,8 @@ export function buildSdkServer(
         );
       const outcome = await guard(
         () =>
-          runCall(
-            app,
-            era,
-            sdk,
-            server,
-            { method: 'prompts/get', target: name, args },
-            async (ctx) => prompt.handler(validated.value as never, ctx),
-            unit,
+          call(sdk, { method: 'prompts/get', target: name, args }, (ctx) =>
+            prompt.handler(validated.value as never, ctx),
           ),
         (error) => report(error, `Prompt ${name}`),
       );
@@ -173,14 +164,8 @@ export function buildSdkServer(
       const { resource, params } = found;
       const outcome = await guard(
         () =>
-          runCall(
-            app,
-            era,
-            sdk,
-            server,
-            { method: 'resources/read', target: uri, args: {} },
-            async (ctx) => resource.handler({ uri, params }, ctx),
-            unit,
+          call(sdk, { method: 'resources/read', target: uri, args: {} }, (ctx) =>
+            resource.handler({ uri, params }, ctx),
           ),
         (error) => report(error, `Resource ${uri}`),
       );

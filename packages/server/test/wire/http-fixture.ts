@@ -10,9 +10,12 @@ export interface HttpFixture {
   stop(): Promise<void>;
 }
 
-/** Starts the fixture with `PARLEY_FIXTURE_TRANSPORT=http`; resolves once it printed its URL. */
-export async function startHttpFixture(env: FixtureEnv = {}): Promise<HttpFixture> {
-  const child = spawn(process.execPath, [FIXTURE_SCRIPT], {
+/**
+ * Starts the fixture with `PARLEY_FIXTURE_TRANSPORT=http` (or another fixture `script` that prints
+ * its endpoint URL on its first line); resolves once it printed its URL.
+ */
+export async function startHttpFixture(env: FixtureEnv = {}, script = FIXTURE_SCRIPT): Promise<HttpFixture> {
+  const child = spawn(process.execPath, [script], {
     env: childEnv({ ...env, PARLEY_FIXTURE_TRANSPORT: 'http' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
