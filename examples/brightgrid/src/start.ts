@@ -57,7 +57,12 @@ async function main(): Promise<void> {
   started.push(brightgrid);
   let lab: Awaited<ReturnType<typeof startLab>>;
   try {
-    lab = await startLab({ port: options.port, targets: [brightgrid.url], open: options.open });
+    // The lab calls Brightgrid as alice: her token goes in every request's Authorization header.
+    const target = {
+      target: brightgrid.url,
+      headers: { authorization: `Bearer ${brightgrid.tokens.alice}` },
+    };
+    lab = await startLab({ port: options.port, targets: [target], open: options.open });
   } catch (error) {
     await brightgrid.close();
     const reason = error instanceof Error ? error.message : String(error);

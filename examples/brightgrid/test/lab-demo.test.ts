@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningLab, startLab } from '@parley/lab';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIST, freshDataDir } from './processes.js';
+import { DIST, freshDataDir, Running } from './processes.js';
 
 // What a person does with the demo, in the Parley lab in a real Chromium: book a return, connect
 // the store account on the store's own page, and book a flight. Brightgrid runs as a real process.
@@ -57,28 +56,33 @@ async function outcomeOf(page: Page, name: string): Promise<string> {
   return (await card.locator('.outcome').textContent()) ?? '';
 }
 
-describe('the demo in the lab', () => {
-  let lab: RunningLab;
+describe('the demo in the lab (what npm start runs)', () => {
+  let demo: Running;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    // The Brightgrid process gets its own data folder through env(1): the client passes stdio servers
-    // only a safe default environment.
-    const command = `env BRIGHTGRID_DATA=${freshDataDir()} ${process.execPath} ${join(DIST, 'stdio.js')}`;
-    [lab, browser] = await Promise.all([
-      startLab({ targets: [command], era: 'modern' }),
+    // dist/start.js is what `npm start` runs after building: Brightgrid over HTTP, the lab calling it
+    // as alice (her token in every request), and the store's pages on Brightgrid's own origin.
+    demo = new Running([join(DIST, 'start.js'), '--no-open'], {
+      BRIGHTGRID_DATA: freshDataDir(),
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+    });
+    let labUrl: string;
+    [labUrl, browser] = await Promise.all([
+      demo.line(/^Lab: (\S+)$/).then((match) => match[1]!),
       chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS }),
     ]);
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
     page = await context.newPage();
-    await page.goto(lab.url);
+    await page.goto(labUrl);
     await page.getByRole('heading', { name: 'Brightgrid store 0.1.0' }).waitFor();
   });
   afterAll(async () => {
     await browser?.close();
-    await lab?.close();
+    await demo?.stop('SIGINT');
   });
 
   it('books a return from the return form', async () => {

@@ -2,4 +2,4 @@
 // the reusable form renderer is `@parley/lab/renderer`.
 
 export type { CallKind, EraChoice } from './protocol.js';
-export { type LabOptions, type RunningLab, startLab } from './server/start-lab.js';
+export { type LabOptions, type LabTarget, type RunningLab, startLab } from './server/start-lab.js';

@@ -41,8 +41,12 @@ export class ServerSessions {
     this.#broker = broker;
   }
 
-  /** Starts connecting to a command line or URL; the page sees the server as `connecting`, then `ready` or `failed`. */
-  add(body: unknown): { id: string } | Refusal {
+  /**
+   * Starts connecting to a command line or URL; the page sees the server as `connecting`, then
+   * `ready` or `failed`. `headers` (HTTP targets started from code, e.g. an `Authorization` token)
+   * are sent with every request and never shown on the page.
+   */
+  add(body: unknown, headers?: Readonly<Record<string, string>>): { id: string } | Refusal {
     const read = readAddServer(body);
     if (typeof read === 'string') return { status: 400, message: read };
     const id = `s${this.#nextServer++}`;
@@ -55,6 +59,7 @@ export class ServerSessions {
       ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context)),
       clientInfo: LAB_CLIENT_INFO,
       era,
+      ...(headers && { headers: { ...headers } }),
       onEvent: (event) => this.#onEvent(session, event),
       stderr: (line) => {
         stderr.push(line);

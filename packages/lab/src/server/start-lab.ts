@@ -15,14 +15,24 @@ export interface LabOptions {
   port?: number;
   /** A loopback address or name: `127.0.0.1` (default), `::1` or `localhost`. */
   host?: string;
-  /** MCP servers to connect at once: command lines (stdio) or http(s) URLs. */
-  targets?: readonly string[];
+  /**
+   * MCP servers to connect at once: command lines (stdio) or http(s) URLs, or `{ target, headers }`
+   * for an HTTP server that wants headers on every request (an `Authorization` token, say: it is
+   * never shown on the page).
+   */
+  targets?: readonly (string | LabTarget)[];
   /** The era for `targets`: `auto` (default), `modern` or `handshake`. */
   era?: EraChoice;
   /** Open the lab in the system browser. Default false. */
   open?: boolean;
   /** Where the bundled page is; default the package's `dist/page`. */
   pageDir?: string;
+}
+
+/** A server to connect at start, with the HTTP headers it needs. */
+export interface LabTarget {
+  readonly target: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A running lab. */
@@ -99,7 +109,10 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   hosts = allowedHosts(port);
   const url = `http://${urlHost(host)}:${port}/?token=${token}`;
 
-  for (const target of options.targets ?? []) sessions.add({ target, era: options.era ?? 'auto' });
+  for (const entry of options.targets ?? []) {
+    const { target, headers } = typeof entry === 'string' ? { target: entry, headers: undefined } : entry;
+    sessions.add({ target, era: options.era ?? 'auto' }, headers);
+  }
   if (options.open) {
     const { default: open } = await import('open');
     await open(url).catch(() => undefined);
