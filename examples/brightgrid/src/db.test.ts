@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './db.js';
 
@@ -57,6 +58,48 @@ describe('Store', () => {
     store.addReturn('bob', aReturn);
     expect(store.returns('alice')).toEqual([two, one]);
     expect(two).toMatchObject({ user: 'alice', giftWrap: true, bookedAt: '2026-08-01T10:00:00.000Z' });
+  });
+
+  it('adds the idempotency key to a database made before it existed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'brightgrid-db-'));
+    const old = new Database(join(dir, 'brightgrid.sqlite'));
+    old.exec(`CREATE TABLE returns (
+      id INTEGER PRIMARY KEY, user TEXT NOT NULL, reason TEXT NOT NULL, email TEXT NOT NULL,
+      boxes INTEGER NOT NULL CHECK (boxes BETWEEN 1 AND 3), pickup_date TEXT NOT NULL,
+      gift_wrap INTEGER NOT NULL, booked_at TEXT NOT NULL)`);
+    old.close();
+    const store = open(dir);
+    const booked = store.addReturn('alice', aReturn, 'call-9.book');
+    expect(store.addReturn('alice', aReturn, 'call-9.book')).toEqual(booked);
+  });
+
+  it('books once per idempotency key, across processes sharing the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'brightgrid-db-'));
+    const a = open(dir);
+    const b = open(dir);
+    const first = a.addReturn('alice', aReturn, 'call-1.book');
+    expect(b.addReturn('alice', { ...aReturn, boxes: 3 }, 'call-1.book')).toEqual(first);
+    const flight = a.addFlight('alice', 'OSL', '2030-02-01', 'call-2.book');
+    expect(b.addFlight('alice', 'OSL', '2030-02-01', 'call-2.book')).toEqual(flight);
+    const window = '2030-03-01T09:00:00Z';
+    const deployment = a.addDeployment(
+      'bob',
+      { service: 'api', version: '1.2.0', environment: 'staging', notify: true, window },
+      'call-3.schedule',
+    );
+    expect(
+      b.addDeployment(
+        'bob',
+        { service: 'api', version: '9.9.9', environment: 'staging', notify: false, window },
+        'call-3.schedule',
+      ),
+    ).toEqual(deployment);
+    expect(a.returns('alice')).toHaveLength(1);
+    expect(a.flights('alice')).toHaveLength(1);
+    expect(a.deployments('bob')).toHaveLength(1);
+    // Without a key, every call books.
+    a.addReturn('alice', aReturn);
+    expect(b.returns('alice')).toHaveLength(2);
   });
 
   it('refuses a return of more than three boxes at the database', () => {

@@ -87,6 +87,9 @@ export interface StoreOptions {
   readonly sessionSeconds?: number;
 }
 
+const BOOKING_TABLES = ['returns', 'flights', 'deployments'] as const;
+type BookingTable = (typeof BOOKING_TABLES)[number];
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS users (
     name TEXT PRIMARY KEY, display_name TEXT NOT NULL, email TEXT NOT NULL, password_hash TEXT NOT NULL);
@@ -165,7 +168,43 @@ export class Store {
     this.#db.pragma('busy_timeout = 5000');
     this.#db.pragma('foreign_keys = ON');
     this.#db.exec(SCHEMA);
+    this.#addIdempotencyKeys();
     this.#seed();
+  }
+
+  /**
+   * Bookings remember the idempotency key of the call that made them (`ctx.once` hands one to its
+   * work), so a client that sends the same round twice books once. Databases made before this
+   * column existed get it added.
+   */
+  #addIdempotencyKeys(): void {
+    for (const table of BOOKING_TABLES) {
+      const columns = this.#db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+      if (!columns.some((column) => column.name === 'idempotency_key')) {
+        this.#db.exec(`ALTER TABLE ${table} ADD COLUMN idempotency_key TEXT`);
+      }
+      this.#db.exec(`CREATE UNIQUE INDEX IF NOT EXISTS ${table}_once ON ${table} (idempotency_key)`);
+    }
+  }
+
+  /** Runs `insert` unless a row with this idempotency key exists; returns the row's id either way. */
+  #insertOnce(table: BookingTable, key: string | undefined, insert: () => number | bigint): number {
+    const existing = () =>
+      key === undefined
+        ? undefined
+        : this.#db
+            .prepare<[string], { id: number }>(`SELECT id FROM ${table} WHERE idempotency_key = ?`)
+            .get(key);
+    const found = existing();
+    if (found) return found.id;
+    try {
+      return Number(insert());
+    } catch (error) {
+      // Another replica booked the same call between the look-up and the insert.
+      const raced = (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' ? existing() : undefined;
+      if (raced) return raced.id;
+      throw error;
+    }
   }
 
   #seed(): void {
@@ -267,32 +306,43 @@ export class Store {
     this.#db.prepare('DELETE FROM web_sessions WHERE id_hash = ?').run(digest(id));
   }
 
-  addReturn(user: string, booking: NewReturn): ReturnRow {
-    const bookedAt = this.#timestamp();
-    const { lastInsertRowid } = this.#db
-      .prepare(
-        'INSERT INTO returns (user, reason, email, boxes, pickup_date, gift_wrap, booked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        user,
-        booking.reason,
-        booking.email,
-        booking.boxes,
-        booking.pickupDate,
-        booking.giftWrap ? 1 : 0,
-        bookedAt,
-      );
-    return { id: Number(lastInsertRowid), user, ...booking, bookedAt };
+  /** Books a return; with an idempotency key, the same key books once and returns that booking. */
+  addReturn(user: string, booking: NewReturn, idempotencyKey?: string): ReturnRow {
+    const id = this.#insertOnce(
+      'returns',
+      idempotencyKey,
+      () =>
+        this.#db
+          .prepare(
+            `INSERT INTO returns (user, reason, email, boxes, pickup_date, gift_wrap, booked_at, idempotency_key)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            user,
+            booking.reason,
+            booking.email,
+            booking.boxes,
+            booking.pickupDate,
+            booking.giftWrap ? 1 : 0,
+            this.#timestamp(),
+            idempotencyKey ?? null,
+          ).lastInsertRowid,
+    );
+    return this.#returnsWhere('id = ?', id)[0]!;
   }
 
   /** A user's returns, newest first. */
   returns(user: string): ReturnRow[] {
+    return this.#returnsWhere('user = ?', user);
+  }
+
+  #returnsWhere(condition: string, value: string | number): ReturnRow[] {
     const rows = this.#db
-      .prepare<[string], Omit<ReturnRow, 'giftWrap'> & { giftWrap: number }>(
+      .prepare<[string | number], Omit<ReturnRow, 'giftWrap'> & { giftWrap: number }>(
         `SELECT id, user, reason, email, boxes, pickup_date AS pickupDate, gift_wrap AS giftWrap,
-           booked_at AS bookedAt FROM returns WHERE user = ? ORDER BY id DESC`,
+           booked_at AS bookedAt FROM returns WHERE ${condition} ORDER BY id DESC`,
       )
-      .all(user);
+      .all(value);
     return rows.map((row) => ({ ...row, giftWrap: row.giftWrap === 1 }));
   }
 
@@ -302,59 +352,73 @@ export class Store {
       .all();
   }
 
-  addFlight(user: string, destination: string, date: string): FlightRow {
+  /** Books a flight; with an idempotency key, the same key books once and returns that booking. */
+  addFlight(user: string, destination: string, date: string, idempotencyKey?: string): FlightRow {
     const found = this.destinations().find((d) => d.code === destination);
     if (!found) throw new RangeError(`No destination ${destination}; pick one of store.destinations().`);
-    const bookedAt = this.#timestamp();
-    const { lastInsertRowid } = this.#db
-      .prepare('INSERT INTO flights (user, destination, date, fare_eur, booked_at) VALUES (?, ?, ?, ?, ?)')
-      .run(user, destination, date, found.fareEur, bookedAt);
-    return {
-      id: Number(lastInsertRowid),
-      user,
-      destination,
-      city: found.city,
-      date,
-      fareEur: found.fareEur,
-      bookedAt,
-    };
+    const id = this.#insertOnce(
+      'flights',
+      idempotencyKey,
+      () =>
+        this.#db
+          .prepare(
+            'INSERT INTO flights (user, destination, date, fare_eur, booked_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?)',
+          )
+          .run(user, destination, date, found.fareEur, this.#timestamp(), idempotencyKey ?? null)
+          .lastInsertRowid,
+    );
+    return this.#flightsWhere('f.id = ?', id)[0]!;
   }
 
   flights(user: string): FlightRow[] {
-    return this.#db
-      .prepare<[string], FlightRow>(
-        `SELECT f.id, f.user, f.destination, d.city, f.date, f.fare_eur AS fareEur, f.booked_at AS bookedAt
-           FROM flights f JOIN destinations d ON d.code = f.destination WHERE f.user = ? ORDER BY f.id DESC`,
-      )
-      .all(user);
+    return this.#flightsWhere('f.user = ?', user);
   }
 
-  addDeployment(user: string, deployment: NewDeployment): DeploymentRow {
-    const requestedAt = this.#timestamp();
-    const { lastInsertRowid } = this.#db
-      .prepare(
-        `INSERT INTO deployments (user, service, version, environment, notify, window_start, requested_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  #flightsWhere(condition: string, value: string | number): FlightRow[] {
+    return this.#db
+      .prepare<[string | number], FlightRow>(
+        `SELECT f.id, f.user, f.destination, d.city, f.date, f.fare_eur AS fareEur, f.booked_at AS bookedAt
+           FROM flights f JOIN destinations d ON d.code = f.destination WHERE ${condition} ORDER BY f.id DESC`,
       )
-      .run(
-        user,
-        deployment.service,
-        deployment.version,
-        deployment.environment,
-        deployment.notify ? 1 : 0,
-        deployment.window,
-        requestedAt,
-      );
-    return { id: Number(lastInsertRowid), user, ...deployment, requestedAt };
+      .all(value);
+  }
+
+  /** Schedules a deployment; with an idempotency key, the same key schedules once and returns it. */
+  addDeployment(user: string, deployment: NewDeployment, idempotencyKey?: string): DeploymentRow {
+    const id = this.#insertOnce(
+      'deployments',
+      idempotencyKey,
+      () =>
+        this.#db
+          .prepare(
+            `INSERT INTO deployments (user, service, version, environment, notify, window_start, requested_at, idempotency_key)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            user,
+            deployment.service,
+            deployment.version,
+            deployment.environment,
+            deployment.notify ? 1 : 0,
+            deployment.window,
+            this.#timestamp(),
+            idempotencyKey ?? null,
+          ).lastInsertRowid,
+    );
+    return this.#deploymentsWhere('id = ?', id)[0]!;
   }
 
   deployments(user: string): DeploymentRow[] {
+    return this.#deploymentsWhere('user = ?', user);
+  }
+
+  #deploymentsWhere(condition: string, value: string | number): DeploymentRow[] {
     const rows = this.#db
-      .prepare<[string], Omit<DeploymentRow, 'notify'> & { notify: number }>(
+      .prepare<[string | number], Omit<DeploymentRow, 'notify'> & { notify: number }>(
         `SELECT id, user, service, version, environment, notify, window_start AS window,
-           requested_at AS requestedAt FROM deployments WHERE user = ? ORDER BY id DESC`,
+           requested_at AS requestedAt FROM deployments WHERE ${condition} ORDER BY id DESC`,
       )
-      .all(user);
+      .all(value);
     return rows.map((row) => ({ ...row, notify: row.notify === 1 }));
   }
 

@@ -48,8 +48,8 @@ export function registerBookFlight(server: ParleyServer, deps: Deps): void {
       if (confirm.action !== 'accept') return stopped(confirm.action, 'No flight booked');
       if (!confirm.value) return 'No flight booked: you chose not to book it.';
 
-      const flight = await ctx.once('book', () =>
-        deps.store.addFlight(user.name, destination.code, when.value),
+      const flight = await ctx.once('book', (key) =>
+        deps.store.addFlight(user.name, destination.code, when.value, key),
       );
       return reply(
         `Flight #${flight.id} booked: ${flight.city} (${flight.destination}) on ${flight.date}, €${flight.fareEur}.`,

@@ -55,14 +55,19 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
       }
       if (pickupDate < today) throw new ToolError(`No return booked: pick a pickup date from ${today} on.`);
 
-      const booked = await ctx.once('book', () =>
-        deps.store.addReturn(user.name, {
-          reason: answer.value.reason,
-          email: answer.value.email,
-          boxes: answer.value.boxes,
-          pickupDate,
-          giftWrap: answer.value.gift_wrap ?? false,
-        }),
+      // The idempotency key makes a round the client sends twice book once.
+      const booked = await ctx.once('book', (key) =>
+        deps.store.addReturn(
+          user.name,
+          {
+            reason: answer.value.reason,
+            email: answer.value.email,
+            boxes: answer.value.boxes,
+            pickupDate,
+            giftWrap: answer.value.gift_wrap ?? false,
+          },
+          key,
+        ),
       );
       const boxes = booked.boxes === 1 ? '1 box' : `${booked.boxes} boxes`;
       return reply(

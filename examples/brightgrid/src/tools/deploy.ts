@@ -33,8 +33,8 @@ export function registerDeploy(server: ParleyServer, deps: Deps): void {
       const user = deps.userOf(ctx);
       const answer = await ctx.elicit(`Deploy ${service} ${version}?`, confirmation, { key: 'deploy' });
       if (answer.action !== 'accept') return stopped(answer.action, 'Nothing deployed');
-      const deployment = await ctx.once('schedule', () =>
-        deps.store.addDeployment(user.name, { service, version, ...answer.value }),
+      const deployment = await ctx.once('schedule', (key) =>
+        deps.store.addDeployment(user.name, { service, version, ...answer.value }, key),
       );
       const notify = deployment.notify ? ' The team will be notified.' : '';
       return reply(
