@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type ElicitationUI, ParleyError } from '@parley/client';
+import { CHROMIUM_ARGS } from '@parley/lab/measure-renderer';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BrightgridProcess, startBrightgridProcess } from './processes.js';
@@ -10,15 +11,6 @@ import { type BrightgridProcess, startBrightgridProcess } from './processes.js';
 // Chromium that plays the person's browser on the store's own sign-in and connect pages.
 
 const ARTIFACTS = fileURLToPath(new URL('../../../.artifacts/brightgrid/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let brightgrid: BrightgridProcess;
 let browser: Browser;

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS } from '@parley/lab/measure-renderer';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, freshDataDir, Running } from './processes.js';
@@ -9,15 +10,6 @@ import { DIST, freshDataDir, Running } from './processes.js';
 // `npm start`: Brightgrid on loopback HTTP and the lab connected to it, as a person runs it.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A port nobody listens on right now. */
 async function freePort(): Promise<number> {
