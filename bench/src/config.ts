@@ -67,9 +67,10 @@ export const USAGE = `Usage: npm run bench -- [--quick] [--only a,b,...] [--runs
 
   --quick        shorter runs and smaller counts (under a minute)
   --only         workloads to run, of ${WORKLOADS.join(', ')} (default: all)
-  --runs N       measured runs per server for (a) and (b) (default 5; quick 3)
-  --seconds S    length of each run (default 5; quick 0.7)
-  --no-profile   skip the CPU profiles of (a) at concurrency 16`;
+  --runs N       measured runs per server for (a) and (b) (default ${FULL.runs}; quick ${QUICK.runs})
+  --seconds S    length of each run (default ${FULL.runMs / 1000}; quick ${QUICK.runMs / 1000})
+  --no-profile   skip the CPU profiles of (a) at concurrency 16
+  --help         this text`;
 
 /** Reads the command line; `undefined` with a message when it cannot be understood. */
 export function parseConfig(argv: readonly string[]): { config: BenchConfig } | { problem: string } {
