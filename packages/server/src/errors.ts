@@ -108,6 +108,16 @@ export class ToolError extends Error {
   }
 }
 
+/** The client cancelled the call (or went away) while a question waited for an answer. */
+export class CallCancelledError extends Error {
+  constructor(reason: unknown) {
+    super(
+      `The call was cancelled while it waited for an answer (${reason instanceof Error ? reason.message : String(reason)}).`,
+    );
+    this.name = 'CallCancelledError';
+  }
+}
+
 /** The person did not finish a URL flow before its link expired (or it was cancelled elsewhere). */
 export class FlowExpiredError extends Error {
   constructor(message: string) {

@@ -3,6 +3,7 @@ export type { ServerOptions } from './app.js';
 export { input } from './ask/input.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
+  CallCancelledError,
   ElicitationUnavailable,
   FlowExpiredError,
   FlowFailedError,

@@ -9,6 +9,7 @@ import { schemaForProtocolVersion } from '@parley/core/form';
 import type { AskItem, AskPoint, FlowRef, ItemResult, UrlOutcome } from '../ask/ask-item.js';
 import { checkReply, reaskMessage } from '../ask/check-reply.js';
 import {
+  CallCancelledError,
   FlowExpiredError,
   FlowFailedError,
   QuestionTimeoutError,
@@ -141,7 +142,7 @@ export class PushEngine {
       // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
       const signal = this.#sdk.mcpReq.signal;
       if (signal.aborted) {
-        throw new Error(`The call was cancelled while it waited for an answer: ${String(signal.reason)}`);
+        throw new CallCancelledError(signal.reason);
       }
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new QuestionTimeoutError(this.#options.questionTimeoutMs);

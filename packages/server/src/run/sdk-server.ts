@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import {
+  CallCancelledError,
   ElicitationUnavailable,
   FlowExpiredError,
   FlowFailedError,
@@ -28,6 +29,7 @@ import { type CallSpec, runCall, type ServingEra, type ServingUnit } from './run
 /** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
 const PUBLIC_ERRORS = [
   ToolError,
+  CallCancelledError,
   FlowExpiredError,
   FlowFailedError,
   SecretInFormError,
