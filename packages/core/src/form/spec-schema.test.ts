@@ -83,7 +83,11 @@ const validField: fc.Arbitrary<Field> = fc.oneof(
     .map(([notes, opt, [min, max], whole, at]) => {
       const low = whole && min !== undefined ? Math.ceil(min) : min;
       const high = whole && max !== undefined ? Math.max(Math.floor(max), low ?? Math.floor(max)) : max;
-      const span = low !== undefined && high !== undefined ? low + (high - low) * at : (low ?? high ?? 0);
+      // Clamped: low + (high - low) * at can round outside [low, high] for tiny or huge bounds.
+      const span =
+        low !== undefined && high !== undefined
+          ? Math.min(Math.max(low + (high - low) * at, low), high)
+          : (low ?? high ?? 0);
       const fallback = whole
         ? Math.min(Math.max(Math.round(span), low ?? -Infinity), high ?? Infinity)
         : span;
