@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
+          setupFiles: ['testing/setup/fast-check-seed.ts'],
           include: [
             'packages/*/src/**/*.test.ts',
             'examples/*/src/**/*.test.ts',
@@ -30,6 +31,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           sequence: { groupOrder: 1 },
+          setupFiles: ['testing/setup/fast-check-seed.ts'],
           include: [
             'packages/*/test/**/*.test.ts',
             'examples/*/test/**/*.test.ts',
