@@ -32,6 +32,7 @@ export function askContext(
   return {
     server: connection.server,
     call: slot.call.info,
+    callId: slot.call.id,
     round: slot.round,
     ...(slot.key !== undefined && { key: slot.key }),
     position,

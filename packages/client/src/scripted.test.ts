@@ -7,6 +7,7 @@ import type { AskContext, FormRequest } from './types.js';
 const context = (key?: string, round = 1): AskContext => ({
   server: { name: 'shop', version: '1.0.0' },
   call: { kind: 'tool', name: 'order' },
+  callId: 1,
   round,
   ...(key !== undefined && { key }),
   position: { index: 1, of: 1 },

@@ -31,6 +31,8 @@ export interface CallInfo {
 export interface AskContext {
   readonly server: ServerIdentity;
   readonly call: CallInfo;
+  /** The call's number on this connection: the same `callId` its `CallEvent`s carry. */
+  readonly callId: number;
   /**
    * The 1-based round of this call. On the modern era a round is one `input_required` result; on
    * the handshake era it is the nth question the server asked during the call.

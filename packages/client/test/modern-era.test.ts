@@ -91,9 +91,15 @@ describe.each(['stdio', 'http'] as const)('the modern era over %s', (transport) 
     }
   });
 
-  it('keeps questions of concurrent calls one at a time too', async () => {
+  it('keeps questions of concurrent calls one at a time too, each naming its call', async () => {
     const { ui, stats } = watchfulUI({ name: { name: 'Bo' }, color: { color: 'red' }, profile: PROFILE });
-    const client = await open({ ui });
+    const requests: [number, string][] = [];
+    const client = await open({
+      ui,
+      onEvent: (event) => {
+        if (event.type === 'request') requests.push([event.callId, event.name]);
+      },
+    });
     try {
       const [two, profile] = await Promise.all([
         client.callTool('two_questions'),
@@ -103,6 +109,9 @@ describe.each(['stdio', 'http'] as const)('the modern era over %s', (transport) 
       expect(JSON.parse(textOf(profile)).name).toBe('Ada');
       expect(stats.mostOpen).toBe(1);
       expect(stats.contexts).toHaveLength(3);
+      // A question's callId is the callId of its call's events.
+      const callOf = new Map(requests.map(([callId, name]) => [name, callId]));
+      for (const context of stats.contexts) expect(context.callId).toBe(callOf.get(context.call.name));
     } finally {
       await client.close();
     }

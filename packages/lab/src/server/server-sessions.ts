@@ -167,10 +167,7 @@ export class ServerSessions {
 
   /** The running lab call a question belongs to: the oldest one calling what the context names. */
   #callOf(session: Session, context: AskContext): string | undefined {
-    for (const [id, call] of session.running) {
-      if (call.kind === context.call.kind && call.name === context.call.name) return id;
-    }
-    return undefined;
+    return session.callIds.get(context.callId);
   }
 }
 
