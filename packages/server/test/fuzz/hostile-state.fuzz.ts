@@ -1,9 +1,8 @@
 // The long run of test/hostile-state.test.ts: 20,000 mutations of valid sealed states in process
 // and 2,000 over real HTTP, every one refused with -32602 before any handler runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TargetName } from '../hostile/state-corpus.js';
+import { describe, expect, it } from 'vitest';
 import { checkStateMutations } from '../hostile/state-property.js';
-import { authenticate, targets } from '../hostile/targets.js';
+import { targets, targetsOverHttp } from '../hostile/targets.js';
 import { FUZZ_TIMEOUT, fuzzRuns, fuzzSeed, report } from './budget.js';
 
 describe('fuzz: mutated and misplaced sealed states', () => {
@@ -18,17 +17,7 @@ describe('fuzz: mutated and misplaced sealed states', () => {
   );
 
   describe('over real HTTP', () => {
-    const servers = targets();
-    const urls = new Map<TargetName, string>();
-    const closers: (() => Promise<void>)[] = [];
-    beforeAll(async () => {
-      for (const [name, target] of Object.entries(servers) as [TargetName, (typeof servers)[TargetName]][]) {
-        const listening = await target.server.listen({ port: 0, authenticate });
-        urls.set(name, listening.url);
-        closers.push(listening.close);
-      }
-    });
-    afterAll(() => Promise.all(closers.map((close) => close())));
+    const { servers, urls } = targetsOverHttp();
 
     it(
       'are all refused with -32602 and no handler runs',

@@ -1,5 +1,7 @@
 import { ask, createServer, type Endpoint, type ParleyContext, type ParleyServer } from '@parley/server';
+import { afterAll, beforeAll } from 'vitest';
 import * as z from 'zod/v4';
+import type { TargetName } from './state-corpus.js';
 
 /** Two key rings that share nothing, and one that holds a key under another id. */
 const secret = (fill: number) => Buffer.alloc(32, fill).toString('base64');
@@ -120,4 +122,23 @@ export function targets() {
     c: target("A's name, other keys", 'hostile-a', RING_TWO),
     relabel: target("A's name, a key relabelled", 'hostile-a', RING_RELABEL),
   };
+}
+
+/**
+ * The same servers listening on loopback HTTP for the tests of the current `describe`: started
+ * before its tests, closed after them. `urls` fills in when they listen.
+ */
+export function targetsOverHttp(): { servers: ReturnType<typeof targets>; urls: Map<TargetName, string> } {
+  const servers = targets();
+  const urls = new Map<TargetName, string>();
+  const closers: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    for (const [name, target] of Object.entries(servers) as [TargetName, Target][]) {
+      const listening = await target.server.listen({ port: 0, authenticate });
+      urls.set(name, listening.url);
+      closers.push(listening.close);
+    }
+  });
+  afterAll(() => Promise.all(closers.map((close) => close())));
+  return { servers, urls };
 }
