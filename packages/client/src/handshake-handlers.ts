@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { PARLEY_KEY_META } from '@parley/core';
 import { askElicitation, runHostCapability } from './ask-input-request.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
@@ -6,7 +7,7 @@ import type { AnswerSummary } from './events.js';
 import type { QuestionSlot } from './question.js';
 
 /** Parley servers name each question on the handshake era with this `params._meta` key. */
-export const PARLEY_KEY_META = 'dev.parley/key';
+export { PARLEY_KEY_META };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

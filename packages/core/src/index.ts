@@ -1,3 +1,4 @@
 export * from './capabilities.js';
 export * from './form/index.js';
+export { PARLEY_KEY_META } from './question-key.js';
 export * from './seal/index.js';

@@ -1,4 +1,4 @@
-import { checkField, type FormField, type FormValue, fieldFromText } from '@parley/core/form';
+import { checkField, type FormField, type FormValue, fieldFromText, optionLabel } from '@parley/core/form';
 
 const PLACEHOLDERS: Partial<Record<FormField['kind'], string>> = {
   email: 'name@example.com',
@@ -52,7 +52,7 @@ export function readTyped(
 /** A value as the review screen shows it: option labels, yes/no, lists joined. */
 export function displayValue(field: FormField, value: FormValue | undefined): string {
   if (value === undefined) return '—';
-  const label = (item: string) => field.options?.find((option) => option.value === item)?.label ?? item;
+  const label = (item: string) => optionLabel(field, item);
   if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map(label).join(', ');
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'string' && field.kind === 'choice') return label(value);

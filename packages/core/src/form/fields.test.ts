@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listFields } from './fields.js';
+import { ask } from './builders.js';
+import { listFields, optionLabel } from './fields.js';
+import { prepareQuestion } from './prepare.js';
 import type { RequestedSchema } from './types.js';
 
 describe('listFields', () => {
@@ -123,5 +125,23 @@ describe('listFields', () => {
     for (const junk of [null, undefined, 1, 'x', [], { properties: null }]) {
       expect(listFields(junk as unknown as RequestedSchema)).toEqual([]);
     }
+  });
+});
+
+describe('optionLabel', () => {
+  it('reads a value as its option label, or as itself when there is none', () => {
+    const [priority, tags, name] = listFields(
+      prepareQuestion(
+        ask.form({
+          priority: ask.choice({ low: 'Low priority', high: 'High priority' }),
+          tags: ask.many(['a', 'b']),
+          name: ask.text(),
+        }),
+      ).schema,
+    );
+    expect(optionLabel(priority!, 'low')).toBe('Low priority');
+    expect(optionLabel(tags!, 'b')).toBe('b');
+    expect(optionLabel(priority!, 'unknown')).toBe('unknown');
+    expect(optionLabel(name!, 'Ada')).toBe('Ada');
   });
 });

@@ -122,3 +122,14 @@ export function listFields(schema: RequestedSchema): FormField[] {
     return [];
   }
 }
+
+/**
+ * What a person reads for one value of a choice or multi-select field: the option's label (its
+ * title or `enumNames` entry), or the value itself when the field has no such option.
+ *
+ * @example
+ * optionLabel(listFields(schema)[0], 'low'); // 'Low priority'
+ */
+export function optionLabel(field: FormField, value: string): string {
+  return field.options?.find((option) => option.value === value)?.label ?? value;
+}

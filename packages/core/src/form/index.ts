@@ -15,7 +15,7 @@ export { checkRequestedSchema } from './check-schema.js';
 export { applyDefaults } from './defaults.js';
 export type { TextConversion } from './field-from-text.js';
 export { fieldFromText } from './field-from-text.js';
-export { listFields } from './fields.js';
+export { listFields, optionLabel } from './fields.js';
 export { codePointLength, isDate, isDateTime, isEmail, isUri } from './formats.js';
 export { parseContent } from './parse-content.js';
 export type { PreparedQuestion } from './prepare.js';

@@ -1,4 +1,4 @@
-import type { FormField, FormValue } from '@parley/core/form';
+import { type FormField, type FormValue, optionLabel } from '@parley/core/form';
 
 function range(lower: number | undefined, upper: number | undefined, unit: string): string {
   if (lower !== undefined && upper !== undefined) {
@@ -41,17 +41,13 @@ export function fieldHint(field: FormField, timeZone = ''): string {
   }
 }
 
-function labelOf(field: FormField, value: string): string {
-  return field.options?.find((option) => option.value === value)?.label ?? value;
-}
-
 /** How an answer reads on the review step: option labels, Yes/No, or the text as it will be sent. */
 export function displayValue(field: FormField, value: FormValue | undefined): string {
   if (value === undefined) return 'No answer';
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (Array.isArray(value)) {
-    return value.length === 0 ? 'None chosen' : value.map((item) => labelOf(field, item)).join(', ');
+    return value.length === 0 ? 'None chosen' : value.map((item) => optionLabel(field, item)).join(', ');
   }
-  if (field.kind === 'choice' && typeof value === 'string') return labelOf(field, value);
+  if (field.kind === 'choice' && typeof value === 'string') return optionLabel(field, value);
   return String(value);
 }

@@ -5,6 +5,7 @@ import {
   SdkErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { PARLEY_KEY_META } from '@parley/core';
 import { schemaForProtocolVersion } from '@parley/core/form';
 import type { AskItem, AskPoint, FlowRef, ItemResult, UrlOutcome } from '../ask/ask-item.js';
 import { checkReply, reaskMessage } from '../ask/check-reply.js';
@@ -30,9 +31,6 @@ export interface PushOptions {
   /** Where questions waiting for an answer are counted. */
   readonly pending: PendingQuestions;
 }
-
-/** The key Parley puts on 2025-era requests so hosts can match a question to scripted answers. */
-export const KEY_META = 'dev.parley/key';
 
 /**
  * Serves ask points on the 2025 eras: each question is a real server-to-client request over the
@@ -104,7 +102,7 @@ export class PushEngine {
    */
   async #send(item: AskItem, message: string): Promise<unknown> {
     const options = { timeout: this.#options.questionTimeoutMs, signal: this.#sdk.mcpReq.signal };
-    const meta = { [KEY_META]: item.key };
+    const meta = { [PARLEY_KEY_META]: item.key };
     try {
       switch (item.kind) {
         case 'form': {
