@@ -11,11 +11,12 @@ import {
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
-import { type HttpExchange, type HttpResponder, rpcError } from './http-exchange.js';
+import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { ModernMux } from './modern-mux.js';
 import { readJsonBody } from './read-body.js';
+import { rpcError } from './rpc-error.js';
 import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */

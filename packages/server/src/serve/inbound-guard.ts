@@ -29,12 +29,3 @@ export function inboundProblem(message: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** The JSON-RPC error response for a guarded request. */
-export function invalidParamsResponse(id: unknown, message: string) {
-  return {
-    jsonrpc: '2.0' as const,
-    id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: { code: -32602, message },
-  };
-}

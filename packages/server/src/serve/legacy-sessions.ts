@@ -5,7 +5,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
-import { rpcError } from './http-exchange.js';
+import { rpcError } from './rpc-error.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
