@@ -96,8 +96,11 @@ export async function runCall<R>(
     args: call.args,
     principal,
   };
-  const binding = bindingBytes(bindingFacts);
-  const state = await openState(app, sdk, bindingFacts, binding);
+  // The binding (canonical JSON of the arguments) is needed only when a state is opened or sealed:
+  // a call that asks nothing never computes it.
+  let binding: Uint8Array | undefined;
+  const bindingOf = () => (binding ??= bindingBytes(bindingFacts));
+  const state = await openState(app, sdk, bindingFacts, bindingOf);
   const dropped = sdk.mcpReq.droppedInputResponseKeys;
   if (dropped && dropped.length > 0) {
     throw new ProtocolError(
@@ -134,7 +137,7 @@ export async function runCall<R>(
   const suspension = engine.suspension;
   if (suspension) {
     const codec = await app.codec();
-    const requestState = await codec.seal(suspension.state, binding);
+    const requestState = await codec.seal(suspension.state, bindingOf());
     return inputRequired({ inputRequests: suspension.inputRequests, requestState });
   }
   if (!failed) return result as R;
@@ -153,12 +156,12 @@ async function openState(
   app: App,
   sdk: ServerContext,
   call: StateBinding,
-  binding: Uint8Array,
+  binding: () => Uint8Array,
 ): Promise<RoundState> {
   const raw = sdk.mcpReq.requestState<unknown>();
   if (raw === undefined) return firstRoundState();
   const codec = await app.codec();
-  const opened = await codec.open(raw, binding);
+  const opened = await codec.open(raw, binding());
   if (opened.ok) return opened.state;
   app.log(
     'warn',
