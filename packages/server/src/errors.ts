@@ -16,6 +16,24 @@ const STEER: Record<InputMode, string> = {
 };
 
 /**
+ * The base of every error whose message is meant for whoever made the call: the call ends for a
+ * reason someone can act on, and the message says what to do. Any other error a handler throws
+ * reaches the caller only as an internal error with a reference id.
+ */
+export class CallEndingError extends Error {
+  /** True when the error is a mistake in the server's code (it is also logged as an error). */
+  readonly authorBug: boolean = false;
+}
+
+/**
+ * An error in the server's own code that ends the call with an explanation (replay divergence, a
+ * state too large, a secret in a form): shown to the caller and logged for the author.
+ */
+export class AuthorError extends CallEndingError {
+  override readonly authorBug = true;
+}
+
+/**
  * Thrown by `ctx.elicit` (and friends) when the client cannot show this kind of question. A tool may
  * catch it and answer in plain text instead; uncaught, the server answers `-32021` with
  * `data.requiredCapabilities` (HTTP 400) on 2026-07-28, and a tool error on the 2025 eras.
@@ -28,7 +46,7 @@ const STEER: Record<InputMode, string> = {
  *   throw error;
  * }
  */
-export class ElicitationUnavailable extends Error {
+export class ElicitationUnavailable extends CallEndingError {
   readonly mode: InputMode;
   readonly requiredCapabilities: Record<string, unknown>;
 
@@ -45,7 +63,7 @@ export class ElicitationUnavailable extends Error {
  * before. On 2026-07-28 every round re-runs the handler from the top, so everything before a
  * question must be deterministic.
  */
-export class ReplayDivergenceError extends Error {
+export class ReplayDivergenceError extends AuthorError {
   constructor(position: number, what: string) {
     super(
       `Replay diverged at ask point ${position + 1} (${what}): on 2026-07-28 the handler runs again from the top ` +
@@ -58,7 +76,7 @@ export class ReplayDivergenceError extends Error {
 }
 
 /** The person gave invalid answers to the same question too many times. */
-export class TooManyInvalidAnswersError extends Error {
+export class TooManyInvalidAnswersError extends CallEndingError {
   constructor(tries: number, reason: string) {
     super(
       `The answer was still not valid after ${tries} tries (${reason}). Call the tool again to start over.`,
@@ -68,7 +86,7 @@ export class TooManyInvalidAnswersError extends Error {
 }
 
 /** The call asked more rounds of questions than the server allows. */
-export class RoundLimitError extends Error {
+export class RoundLimitError extends CallEndingError {
   constructor(limit: number) {
     super(
       `This call needed more than ${limit} rounds of questions and was stopped. Ask several questions in one ` +
@@ -79,7 +97,7 @@ export class RoundLimitError extends Error {
 }
 
 /** A question timed out waiting for the person (2025 eras, where the server waits on the session). */
-export class QuestionTimeoutError extends Error {
+export class QuestionTimeoutError extends CallEndingError {
   constructor(ms: number) {
     super(`No answer came within ${duration(ms)}, so the call was stopped. Call the tool again.`);
     this.name = 'QuestionTimeoutError';
@@ -101,7 +119,7 @@ function duration(ms: number): string {
  * @example
  * if (!order) throw new ToolError(`No order ${args.orderId}; check the number on the receipt.`);
  */
-export class ToolError extends Error {
+export class ToolError extends CallEndingError {
   constructor(message: string) {
     super(message);
     this.name = 'ToolError';
@@ -109,7 +127,7 @@ export class ToolError extends Error {
 }
 
 /** The client cancelled the call (or went away) while a question waited for an answer. */
-export class CallCancelledError extends Error {
+export class CallCancelledError extends CallEndingError {
   constructor(reason: unknown) {
     super(
       `The call was cancelled while it waited for an answer (${reason instanceof Error ? reason.message : String(reason)}).`,
@@ -119,7 +137,7 @@ export class CallCancelledError extends Error {
 }
 
 /** The person did not finish a URL flow before its link expired (or it was cancelled elsewhere). */
-export class FlowExpiredError extends Error {
+export class FlowExpiredError extends CallEndingError {
   constructor(message: string) {
     super(
       `The page for "${message}" was not finished before its link expired. Call the tool again to get a new link.`,
@@ -129,7 +147,7 @@ export class FlowExpiredError extends Error {
 }
 
 /** The flow's page ended the flow as failed. */
-export class FlowFailedError extends Error {
+export class FlowFailedError extends CallEndingError {
   constructor(reason: string) {
     super(`The page could not finish: ${reason}`);
     this.name = 'FlowFailedError';
@@ -141,7 +159,7 @@ export class FlowFailedError extends Error {
  * number...). Secrets must never pass through a form: the client, and the model behind it, would
  * see them. Send the person to a page of your server with `ctx.elicitUrl(message, { flow })`.
  */
-export class SecretInFormError extends Error {
+export class SecretInFormError extends AuthorError {
   constructor(fields: readonly { name: string; looksLike: string }[]) {
     const list = fields.map((field) => `'${field.name}' (${field.looksLike})`).join(', ');
     super(

@@ -3,7 +3,9 @@ export type { ServerOptions } from './app.js';
 export { input } from './ask/input.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
+  AuthorError,
   CallCancelledError,
+  CallEndingError,
   ElicitationUnavailable,
   FlowExpiredError,
   FlowFailedError,

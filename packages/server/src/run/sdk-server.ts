@@ -8,41 +8,13 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import {
-  CallCancelledError,
-  ElicitationUnavailable,
-  FlowExpiredError,
-  FlowFailedError,
-  QuestionTimeoutError,
-  ReplayDivergenceError,
-  RoundLimitError,
-  SecretInFormError,
-  ToolError,
-  TooManyInvalidAnswersError,
-} from '../errors.js';
+import { CallEndingError, ElicitationUnavailable } from '../errors.js';
 import { validateArgs } from '../registry/schema.js';
-import { StateTooLargeError } from '../state/state-codec.js';
 import type { ParleyContext } from '../types.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
 import { type CallSpec, runCall, type ServingEra, type ServingUnit } from './run-call.js';
 
-/** Errors whose message is meant for the caller: the call ends for a reason someone can act on. */
-const PUBLIC_ERRORS = [
-  ToolError,
-  CallCancelledError,
-  FlowExpiredError,
-  FlowFailedError,
-  SecretInFormError,
-  ElicitationUnavailable,
-  ReplayDivergenceError,
-  RoundLimitError,
-  TooManyInvalidAnswersError,
-  QuestionTimeoutError,
-  StateTooLargeError,
-];
-const AUTHOR_BUGS = [ReplayDivergenceError, StateTooLargeError, SecretInFormError];
-
-const isPublic = (error: unknown): error is Error => PUBLIC_ERRORS.some((kind) => error instanceof kind);
+const isPublic = (error: unknown): error is CallEndingError => error instanceof CallEndingError;
 
 /**
  * Builds the official SDK's low-level `Server` for one serving unit (one HTTP request on
@@ -70,7 +42,7 @@ export function buildSdkServer(
   /** Logs what the author must see and returns what the caller may see. */
   const report = (error: unknown, what: string): string => {
     if (isPublic(error)) {
-      if (AUTHOR_BUGS.some((kind) => error instanceof kind)) app.log('error', `${what}: ${error.message}`);
+      if (error.authorBug) app.log('error', `${what}: ${error.message}`);
       return error.message;
     }
     const reference = crypto.randomUUID().slice(0, 8);

@@ -1,4 +1,5 @@
 import type { KeyRing } from '@parley/core/seal';
+import { AuthorError } from '../errors.js';
 import { decodePayload, encodePayload } from './payload.js';
 import type { RoundState } from './round-state.js';
 
@@ -36,7 +37,7 @@ export interface StateCodecOptions {
   readonly now?: () => number;
 }
 
-export class StateTooLargeError extends Error {
+export class StateTooLargeError extends AuthorError {
   constructor(size: number, limit: number) {
     super(
       `This call's requestState would be ${size} characters, over the limit of ${limit}. The state carries every ` +
