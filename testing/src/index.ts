@@ -2,3 +2,4 @@ export { freePort, isListening, waitForPort } from './free-port.js';
 export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
 export { type BalancerConfig, balancerConfig } from './nginx-config.js';
 export { startRedis } from './redis-server.js';
+export { type NodeRun, runNode } from './run-node.js';

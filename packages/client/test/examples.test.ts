@@ -1,31 +1,13 @@
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { type NodeRun, runNode } from '@parley/testing';
 import { describe, expect, it } from 'vitest';
 import { stdioServer } from './support.js';
 
 const example = fileURLToPath(new URL('../examples/line-host.mjs', import.meta.url));
 
-function runExample(
-  tool: string,
-  typed: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [example, stdioServer().join(' '), tool], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(typed);
-  });
+function runExample(tool: string, typed: string): Promise<NodeRun> {
+  return runNode([example, stdioServer().join(' '), tool], { stdin: typed });
 }
 
 describe('examples/line-host.mjs, the host in under 30 lines', () => {
