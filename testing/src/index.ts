@@ -1,4 +1,12 @@
 export { freePort, isListening, waitForPort } from './free-port.js';
+export {
+  openIdleConnections,
+  peakResidentMiB,
+  type RawOutcome,
+  residentMiB,
+  sendChunkedFlood,
+  sendSlowBody,
+} from './hostile-http.js';
 export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
 export { type BalancerConfig, balancerConfig } from './nginx-config.js';
 export { startRedis } from './redis-server.js';

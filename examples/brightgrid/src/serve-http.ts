@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 
 /** What answers requests once the origin is known. */
 export interface Site {
@@ -19,15 +20,23 @@ export interface Served {
 /**
  * Listens on 127.0.0.1 first, then builds the site for the origin it got. The URL-flow kit needs
  * its public URL when the server is created, and a free port is only known after listening.
+ * `limits` (default {@link SERVER_HTTP_LIMITS}) bounds how long a request may take and how many
+ * connections may be open.
  */
-export async function serveOnLoopback(port: number, build: (origin: string) => Site): Promise<Served> {
+export async function serveOnLoopback(
+  port: number,
+  build: (origin: string) => Site,
+  limits: HttpServerLimits = SERVER_HTTP_LIMITS,
+): Promise<Served> {
   let site: Site | undefined;
   const listener = getRequestListener((request) =>
     site ? site.fetch(request) : new Response('Starting', { status: 503 }),
   );
-  const http = createServer((req, res) => {
+  // Slow headers or bodies are cut off at the timeouts, and connections past the cap are dropped.
+  const http = createServer(httpServerOptions(limits), (req, res) => {
     void listener(req, res);
   });
+  http.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, '127.0.0.1', () => resolve());

@@ -1,7 +1,8 @@
 import type { FlowPage } from '@parley/server';
 import type { Store } from '../db.js';
 import { html, page } from './html.js';
-import { readForm, type WebSessions } from './session.js';
+import { readForm } from './read-form.js';
+import type { WebSessions } from './session.js';
 
 /** What the page completes a store-account flow with (JSON the tool receives; never a credential). */
 export type ConnectResult =
@@ -33,7 +34,8 @@ export function connectPage(store: Store, sessions: WebSessions): FlowPage {
 
     if (request.method === 'POST') {
       const form = await readForm(request);
-      if (!form || !sessions.isSameSitePost(request, form.get('csrf'), session.csrf)) {
+      if (form instanceof Response) return form;
+      if (!sessions.isSameSitePost(request, form.get('csrf'), session.csrf)) {
         return page(
           'Not connected',
           html`<p class="error">This form expired or came from another site; nothing was changed.</p>`,

@@ -81,15 +81,3 @@ function sameSecret(a: string, b: string): boolean {
   // Compare digests: equal length, so timingSafeEqual never throws and leaks no length.
   return timingSafeEqual(Buffer.from(digest(a)), Buffer.from(digest(b)));
 }
-
-/** Reads a small urlencoded form; `undefined` for anything else or anything too large. */
-export async function readForm(request: Request, maxBytes = 8192): Promise<FormData | undefined> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded')) return undefined;
-  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return undefined;
-  const text = await request.text();
-  if (text.length > maxBytes) return undefined;
-  const form = new FormData();
-  for (const [name, value] of new URLSearchParams(text)) form.append(name, value);
-  return form;
-}

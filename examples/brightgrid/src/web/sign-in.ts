@@ -2,7 +2,8 @@ import type { Store } from '../db.js';
 import { newSecret } from '../secrets.js';
 import { readCookies } from './cookies.js';
 import { html, page } from './html.js';
-import { readForm, type WebSessions } from './session.js';
+import { readForm } from './read-form.js';
+import type { WebSessions } from './session.js';
 
 const CSRF_COOKIE = 'brightgrid_signin_csrf';
 
@@ -48,9 +49,10 @@ export function signInRoutes(store: Store, sessions: WebSessions) {
     }
     if (pathname === '/signin' && request.method === 'POST') {
       const form = await readForm(request);
-      const returnTo = sessions.localPath(form?.get('return_to')?.toString() ?? null);
+      if (form instanceof Response) return form;
+      const returnTo = sessions.localPath(form.get('return_to')?.toString() ?? null);
       const expected = readCookies(request).get(CSRF_COOKIE);
-      if (!form || !sessions.isSameSitePost(request, form.get('csrf'), expected)) {
+      if (!sessions.isSameSitePost(request, form.get('csrf'), expected)) {
         return show(returnTo, 403, 'This sign-in form expired or came from another site. Please try again.');
       }
       const user = store.checkPassword(
@@ -62,8 +64,9 @@ export function signInRoutes(store: Store, sessions: WebSessions) {
     }
     if (pathname === '/signout' && request.method === 'POST') {
       const form = await readForm(request);
+      if (form instanceof Response) return form;
       const current = sessions.current(request);
-      if (!form || !sessions.isSameSitePost(request, form.get('csrf'), current?.csrf)) return redirect('/');
+      if (!sessions.isSameSitePost(request, form.get('csrf'), current?.csrf)) return redirect('/');
       return redirect('/', sessions.end(request));
     }
     return undefined;

@@ -31,6 +31,8 @@ const NO_TOKEN =
   'This lab is private to the person who started it. Open it with the full URL it printed (with ?token=...).';
 
 function send(response: ServerResponse, status: number, body: string | Buffer, type: string): void {
+  // An answer sent before the body arrived whole (413) ends the connection: the rest is never read.
+  if (!response.req.complete) response.shouldKeepAlive = false;
   response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type });
   response.end(body);
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { readCappedBody } from '@parley/core';
 
 /** The largest request body the lab reads (tool arguments included). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -12,17 +13,14 @@ export async function readJson(request: IncomingMessage): Promise<JsonBody> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     return { ok: false, status: 415, message: 'Send the body as JSON with Content-Type: application/json.' };
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const read = await readCappedBody(request, MAX_BODY_BYTES, request.headers['content-length']);
+  if (!read.ok) {
+    return read.reason === 'too-large'
+      ? { ok: false, status: 413, message: `The body is larger than ${MAX_BODY_BYTES} bytes.` }
+      : { ok: false, status: 400, message: read.message };
+  }
   try {
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) {
-        return { ok: false, status: 413, message: `The body is larger than ${MAX_BODY_BYTES} bytes.` };
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    return { ok: true, value: JSON.parse(new TextDecoder().decode(read.bytes)) };
   } catch {
     return { ok: false, status: 400, message: 'The body is not valid JSON.' };
   }

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 import type { EraChoice } from '../protocol.js';
 import { EventStream } from './event-stream.js';
 import { createLabHandler } from './lab-handler.js';
@@ -44,6 +45,8 @@ export interface RunningLab {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+/** One person's browser needs a handful of connections; the event stream holds one open. */
+const LAB_HTTP_LIMITS: HttpServerLimits = { ...SERVER_HTTP_LIMITS, maxConnections: 64 };
 
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -78,6 +81,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
 
   let hosts: string[] = [];
   const server = createServer(
+    httpServerOptions(LAB_HTTP_LIMITS),
     createLabHandler({
       token,
       hosts: () => hosts,
@@ -93,6 +97,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
       },
     }),
   );
+  server.maxConnections = LAB_HTTP_LIMITS.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { inboundProblem } from './inbound-guard.js';
-import { rpcError } from './rpc-error.js';
+import { INVALID_PARAMS, rpcError } from './rpc-error.js';
 
 /**
  * Wraps a transport so every inbound message passes {@link inboundProblem} first; a request that
@@ -20,7 +20,7 @@ export function guardTransport<T extends Transport>(inner: T): T {
           const problem = inboundProblem(message);
           if (problem === undefined) return deliver(message, extra);
           const id = (message as { id?: unknown }).id;
-          void target.send(rpcError(id, -32602, problem) as JSONRPCMessage).catch(() => {});
+          void target.send(rpcError(id, INVALID_PARAMS, problem) as JSONRPCMessage).catch(() => {});
         };
         return Reflect.set(target, property, guarded, target);
       }

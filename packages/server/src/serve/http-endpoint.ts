@@ -16,7 +16,18 @@ import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { ModernMux } from './modern-mux.js';
 import { readJsonBody } from './read-body.js';
-import { rpcError } from './rpc-error.js';
+import {
+  HEADER_MISMATCH,
+  HTTP_REFUSED,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  MISSING_CLIENT_CAPABILITY,
+  PARSE_ERROR,
+  rpcError,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './rpc-error.js';
 import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */
@@ -90,9 +101,9 @@ export class Endpoint {
   /** Serves one HTTP request to the endpoint. */
   async serve(exchange: HttpExchange, respond: HttpResponder): Promise<void> {
     const host = validateHostHeader(exchange.header('host'), this.#allowedHosts);
-    if (!host.ok) return respond.json(403, rpcError(null, -32000, `Forbidden: ${host.message}`));
+    if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
     const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
-    if (!origin.ok) return respond.json(403, rpcError(null, -32000, `Forbidden: ${origin.message}`));
+    if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
 
     const authInfo = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
     if (exchange.method !== 'POST') {
@@ -102,27 +113,27 @@ export class Endpoint {
       }
       return respond.json(
         405,
-        rpcError(null, -32000, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
+        rpcError(null, HTTP_REFUSED, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
       );
     }
     if (!isJsonContentType(exchange.header('content-type'))) {
       return respond.json(
         415,
-        rpcError(null, -32000, 'Unsupported Media Type: send Content-Type: application/json.'),
+        rpcError(null, HTTP_REFUSED, 'Unsupported Media Type: send Content-Type: application/json.'),
       );
     }
     const accept = exchange.header('accept');
     if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
       return respond.json(
         406,
-        rpcError(null, -32000, 'Not Acceptable: the client must accept application/json.'),
+        rpcError(null, HTTP_REFUSED, 'Not Acceptable: the client must accept application/json.'),
       );
     }
     const read = await readJsonBody(exchange.body(), exchange.header('content-length'), this.#maxBodyBytes);
     if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
     const id = (read.body as { id?: unknown } | null)?.id;
     const problem = inboundProblem(read.body);
-    if (problem !== undefined) return respond.json(400, rpcError(id, -32602, problem));
+    if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
 
     const route = classifyInboundRequest({
       httpMethod: 'POST',
@@ -139,14 +150,17 @@ export class Endpoint {
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
       const data = { supported: MODERN_REVISIONS, requested };
-      return respond.json(400, rpcError(id, -32022, `Unsupported protocol version: ${requested}`, data));
+      return respond.json(
+        400,
+        rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, data),
+      );
     }
     if (route.messageKind === 'notification') return respond.empty(202);
     if (route.message.method === 'subscriptions/listen') {
       // Parley's lists never change while it runs, so it offers no subscription streams.
       return respond.json(
         404,
-        rpcError(id, -32601, 'Method not found: this server has no list-changed subscriptions.'),
+        rpcError(id, METHOD_NOT_FOUND, 'Method not found: this server has no list-changed subscriptions.'),
       );
     }
     await this.#serveModern(route.message, authInfo, exchange, respond, accept);
@@ -157,7 +171,7 @@ export class Endpoint {
     const { exchange, responder, response } = toFetchExchange(request);
     void this.serve(exchange, responder).catch((error: unknown) => {
       this.#app.log('error', `HTTP endpoint: ${error instanceof Error ? error.message : String(error)}`);
-      responder.json(500, rpcError(null, -32603, 'Internal error'));
+      responder.json(500, rpcError(null, INTERNAL_ERROR, 'Internal error'));
     });
     return response;
   };
@@ -231,23 +245,23 @@ export class Endpoint {
 
 // The SDK's ladder table: how the protocol's own rejections map to HTTP statuses.
 const DISPATCH_ERROR_STATUS: Readonly<Record<number, number>> = {
-  [-32700]: 400,
-  [-32600]: 400,
-  [-32601]: 404,
-  [-32022]: 400,
-  [-32021]: 400,
-  [-32020]: 400,
+  [PARSE_ERROR]: 400,
+  [INVALID_REQUEST]: 400,
+  [METHOD_NOT_FOUND]: 404,
+  [UNSUPPORTED_PROTOCOL_VERSION]: 400,
+  [MISSING_CLIENT_CAPABILITY]: 400,
+  [HEADER_MISMATCH]: 400,
 };
 
 /**
  * The HTTP status of a 2026-07-28 response: errors the SDK produced before any handler ran take the
- * ladder's status; a handler's errors stay in-band (200), except -32021, whose 400 the spec ties to
+ * ladder's status; a handler's errors stay in-band (200), except a missing client capability (-32021), whose 400 the spec ties to
  * the error itself.
  */
 function httpStatusFor(response: object, beforeDispatch: boolean): number {
   if (!('error' in response)) return 200;
   const code = (response as { error: { code: number } }).error.code;
-  if (code === -32021) return 400;
+  if (code === MISSING_CLIENT_CAPABILITY) return 400;
   return beforeDispatch ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
 }
 

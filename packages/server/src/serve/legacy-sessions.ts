@@ -5,7 +5,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
-import { rpcError } from './rpc-error.js';
+import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
@@ -52,7 +52,7 @@ export class LegacySessions {
       const session = this.#sessions.get(sessionId);
       if (!session || session.principal !== principal) {
         const message = 'Session not found: it ended or expired; start a new session with initialize.';
-        return Response.json(rpcError(null, -32001, message), { status: 404 });
+        return Response.json(rpcError(null, SESSION_NOT_FOUND, message), { status: 404 });
       }
       session.lastSeen = this.#now();
       const { transport } = session;
@@ -63,10 +63,10 @@ export class LegacySessions {
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
-      return Response.json(rpcError(null, -32000, message), { status: 400 });
+      return Response.json(rpcError(null, HTTP_REFUSED, message), { status: 400 });
     }
     if (this.#sessions.size >= this.#options.maxSessions) {
-      return Response.json(rpcError(null, -32000, 'Too many open sessions; try again later.'), {
+      return Response.json(rpcError(null, HTTP_REFUSED, 'Too many open sessions; try again later.'), {
         status: 503,
       });
     }

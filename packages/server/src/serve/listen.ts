@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HttpServerLimits, httpServerOptions, readCappedBody, SERVER_HTTP_LIMITS } from '@parley/core';
 import type { App } from '../app.js';
 import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
@@ -23,6 +24,11 @@ export interface ListenOptions extends EndpointOptions {
    * and the flow pages. Return `undefined` to pass (404).
    */
   readonly routes?: (request: Request) => Response | undefined | Promise<Response | undefined>;
+  /**
+   * Timeouts and the connection cap of the listener. Defaults: headers within 10 s, a whole
+   * request within 30 s, 1024 connections.
+   */
+  readonly limits?: Partial<HttpServerLimits>;
 }
 
 /** A running HTTP server. */
@@ -59,15 +65,18 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   let origin = '';
   const pages = async (req: IncomingMessage, res: ServerResponse) => {
     const exchange = nodeExchange(req, res, origin);
-    const bytes = await readLimited(req, PAGE_BODY_LIMIT);
-    if (bytes === undefined)
-      return writeWebResponse(res, messagePage(413, 'Too large', 'That request was too large.'));
-    const request = exchange.webRequest(bytes.length > 0 ? bytes : undefined);
+    const read = await readCappedBody(req, PAGE_BODY_LIMIT, req.headers['content-length']);
+    if (!read.ok) {
+      const [status, title] = read.reason === 'too-large' ? [413, 'Too large'] : [400, 'Bad request'];
+      return writeWebResponse(res, messagePage(status, title, read.message));
+    }
+    const request = exchange.webRequest(read.bytes.length > 0 ? read.bytes : undefined);
     const page = app.flows ? await app.flows.handle(request) : undefined;
     const routed = page ?? (options.routes ? await options.routes(request) : undefined);
     await writeWebResponse(res, routed ?? new Response('Not found', { status: 404 }));
   };
-  const http = createHttpServer((req, res) => {
+  const limits = { ...SERVER_HTTP_LIMITS, ...options.limits };
+  const http = createHttpServer(httpServerOptions(limits), (req, res) => {
     const isEndpoint = (req.url ?? '/').split('?')[0] === path;
     const served = isEndpoint
       ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res))
@@ -78,6 +87,7 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
       res.end('Internal error');
     });
   });
+  http.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, host, () => resolve());
@@ -96,16 +106,4 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-/** Reads a small request body; `undefined` when it is over `limit`. */
-async function readLimited(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

@@ -10,6 +10,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { INTERNAL_ERROR } from './rpc-error.js';
 
 /** Where one exchange's messages go: mid-call notifications, then exactly one response. */
 export interface ExchangeSink {
@@ -59,7 +60,7 @@ export class ModernMux implements Transport {
         {
           jsonrpc: '2.0',
           id: exchange.externalId,
-          error: { code: -32603, message: 'The server is shutting down; retry the request.' },
+          error: { code: INTERNAL_ERROR, message: 'The server is shutting down; retry the request.' },
         },
         { beforeDispatch: !exchange.dispatched },
       );
@@ -90,7 +91,11 @@ export class ModernMux implements Transport {
   exchange(message: JSONRPCRequest, authInfo: AuthInfo | undefined, sink: ExchangeSink): () => void {
     if (this.#closed || !this.onmessage) {
       sink.finish(
-        { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'The server is not serving.' } },
+        {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: INTERNAL_ERROR, message: 'The server is not serving.' },
+        },
         { beforeDispatch: true },
       );
       return () => {};

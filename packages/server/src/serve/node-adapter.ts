@@ -37,6 +37,7 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: 
 export function nodeResponder(res: ServerResponse): HttpResponder {
   return {
     json(status, body) {
+      closeIfBodyUnread(res);
       const text = JSON.stringify(body);
       res.writeHead(status, {
         'content-type': 'application/json',
@@ -45,6 +46,7 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
       res.end(text);
     },
     empty(status) {
+      closeIfBodyUnread(res);
       res.writeHead(status);
       res.end();
     },
@@ -70,6 +72,7 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  closeIfBodyUnread(res);
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -89,4 +92,12 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     // The client went away or the stream failed mid-way: nothing more can be sent.
   }
   res.end();
+}
+
+/**
+ * An answer sent before the client finished sending its body (413, or a refusal that never read
+ * it) ends the connection, so the rest of the body is neither read nor taken as the next request.
+ */
+function closeIfBodyUnread(res: ServerResponse): void {
+  if (!res.req.complete) res.shouldKeepAlive = false;
 }

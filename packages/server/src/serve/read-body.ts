@@ -3,7 +3,9 @@ export type BodyRead =
   | { readonly ok: true; readonly body: unknown; readonly bytes: Uint8Array }
   | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
 
+import { readCappedBody } from '@parley/core';
 import { nestsDeeperThan } from './json-depth.js';
+import { INVALID_REQUEST, PARSE_ERROR } from './rpc-error.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -24,24 +26,18 @@ export async function readJsonBody(
   contentLength: string | undefined,
   maxBytes: number,
 ): Promise<BodyRead> {
-  const tooLarge = {
-    ok: false,
-    status: 413,
-    code: -32600,
-    message: `Request body is larger than ${maxBytes} bytes; send smaller requests.`,
-  } as const;
-  const declared = Number(contentLength);
-  if (contentLength !== undefined && Number.isFinite(declared) && declared > maxBytes) return tooLarge;
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  if (chunks) {
-    for await (const chunk of chunks) {
-      size += chunk.byteLength;
-      if (size > maxBytes) return tooLarge;
-      parts.push(chunk);
-    }
+  const read = await readCappedBody(chunks, maxBytes, contentLength);
+  if (!read.ok) {
+    return read.reason === 'too-large'
+      ? {
+          ok: false,
+          status: 413,
+          code: INVALID_REQUEST,
+          message: `Request body is larger than ${maxBytes} bytes; send smaller requests.`,
+        }
+      : { ok: false, status: 400, code: INVALID_REQUEST, message: `Bad request: ${read.message}` };
   }
-  const bytes = parts.length === 1 ? parts[0]! : concat(parts, size);
+  const { bytes } = read;
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -49,7 +45,7 @@ export async function readJsonBody(
     return {
       ok: false,
       status: 400,
-      code: -32700,
+      code: PARSE_ERROR,
       message: 'Parse error: the request body is not valid UTF-8.',
     };
   }
@@ -57,7 +53,7 @@ export async function readJsonBody(
     return {
       ok: false,
       status: 400,
-      code: -32700,
+      code: PARSE_ERROR,
       message: `Parse error: the request body nests JSON more than ${MAX_JSON_DEPTH} levels deep; send flatter data.`,
     };
   }
@@ -67,18 +63,8 @@ export async function readJsonBody(
     return {
       ok: false,
       status: 400,
-      code: -32700,
+      code: PARSE_ERROR,
       message: 'Parse error: the request body is not valid JSON.',
     };
   }
-}
-
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }

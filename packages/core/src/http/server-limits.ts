@@ -1,0 +1,56 @@
+/**
+ * What an HTTP listener of Parley or the demo tolerates from one connection. A slow-loris client
+ * (headers or a body trickled a byte at a time) is cut off at the timeouts, and a flood of
+ * connections past `maxConnections` is dropped as it arrives.
+ */
+export interface HttpServerLimits {
+  /** Time to receive a request's headers. Default 10 s. */
+  readonly headersTimeoutMs: number;
+  /** Time to receive a whole request, body included (the response may stream for longer). Default 30 s. */
+  readonly requestTimeoutMs: number;
+  /** Open connections at most; more are closed on arrival. */
+  readonly maxConnections: number;
+}
+
+/** Defaults for a server meant for many clients (Parley's `listen`, the demo store). */
+export const SERVER_HTTP_LIMITS: HttpServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 1024,
+};
+
+/** The subset of `node:http`'s `ServerOptions` that {@link httpServerOptions} sets. */
+export interface TimeoutOptions {
+  readonly headersTimeout: number;
+  readonly requestTimeout: number;
+  readonly connectionsCheckingInterval: number;
+  readonly keepAliveTimeout: number;
+}
+
+/**
+ * `node:http` `createServer` options for `limits`; set `server.maxConnections = limits.maxConnections`
+ * on the server too. (Node's defaults hold a slow request body for 300 s and never cap connections.)
+ *
+ * @example
+ * const limits = { ...SERVER_HTTP_LIMITS, maxConnections: 64 };
+ * const server = createServer(httpServerOptions(limits), handler);
+ * server.maxConnections = limits.maxConnections;
+ */
+export function httpServerOptions(limits: HttpServerLimits): TimeoutOptions {
+  const { headersTimeoutMs, requestTimeoutMs, maxConnections } = limits;
+  if (!(headersTimeoutMs > 0 && requestTimeoutMs >= headersTimeoutMs)) {
+    throw new RangeError(
+      `HTTP limits: headersTimeoutMs (${headersTimeoutMs}) must be positive and at most requestTimeoutMs (${requestTimeoutMs}).`,
+    );
+  }
+  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) {
+    throw new RangeError(`HTTP limits: maxConnections must be a positive integer (got ${maxConnections}).`);
+  }
+  return {
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    // How often Node checks the two timeouts (its default, 30 s, would stretch a 10 s limit to 40 s).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    keepAliveTimeout: 5000,
+  };
+}
