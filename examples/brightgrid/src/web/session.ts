@@ -65,12 +65,15 @@ export class WebSessions {
   /**
    * A same-origin path for a `return_to` value; anything pointing elsewhere (another origin,
    * `//host`, `javascript:`) becomes `/`, so the sign-in page cannot be used as an open redirect.
+   * The check is on the normalised path: `/.//evil.example` is same-origin to the URL parser but
+   * normalises to `//evil.example`, which a browser reads as another host.
    */
   localPath(returnTo: string | null): string {
     if (!returnTo) return '/';
     try {
       const url = new URL(returnTo, this.origin);
-      return url.origin === this.origin ? `${url.pathname}${url.search}` : '/';
+      const path = `${url.pathname}${url.search}`;
+      return url.origin === this.origin && !/^[/\\]{2}/.test(path) ? path : '/';
     } catch {
       return '/';
     }

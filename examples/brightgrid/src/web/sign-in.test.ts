@@ -119,20 +119,30 @@ describe('the store sign-in page', () => {
     expect((await signIn(post(fields, headers)))!.status).toBe(status);
   });
 
-  it.each(['https://evil.example/phish', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)'])(
-    'never sends a browser to another site after sign-in (%s)',
-    async (target) => {
-      const form = await showForm(target);
-      expect(form.returnTo).toBe('/');
-      const response = (await signIn(
-        post(
-          { csrf: form.csrf, return_to: target, username: 'bob', password: 'bricklayer' },
-          { cookie: form.cookie, origin: ORIGIN },
-        ),
-      ))!;
-      expect(response.headers.get('location')).toBe('/');
-    },
-  );
+  it.each([
+    'https://evil.example/phish',
+    '//evil.example/x',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    // Issue 15, finding 3: these normalise to a same-origin URL whose path starts with `//`, which a
+    // browser reads as another host.
+    '/.//evil.example/x',
+    '/..//evil.example/x',
+    '/./\\evil.example/x',
+    `${ORIGIN}//evil.example/x`,
+    `${ORIGIN}/\\evil.example/x`,
+    '/%2e//evil.example/x',
+  ])('never sends a browser to another site after sign-in (%s)', async (target) => {
+    const form = await showForm(target);
+    expect(form.returnTo).toBe('/');
+    const response = (await signIn(
+      post(
+        { csrf: form.csrf, return_to: target, username: 'bob', password: 'bricklayer' },
+        { cookie: form.cookie, origin: ORIGIN },
+      ),
+    ))!;
+    expect(response.headers.get('location')).toBe('/');
+  });
 
   it('signs out only with the session’s own token', async () => {
     const session = store.startWebSession('bob');

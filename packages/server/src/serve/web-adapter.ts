@@ -1,6 +1,5 @@
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
 const encoder = new TextEncoder();
 
 /** A web `Request` as an {@link HttpExchange}, and a promise of the `Response` its responder settles. */
@@ -32,7 +31,7 @@ export function toFetchExchange(request: Request): {
     openStream: () => {
       const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
       const writer = writable.getWriter();
-      settle(new Response(readable, { status: 200, headers: SSE_HEADERS }));
+      settle(new Response(readable, { status: 200, headers: sseHeaders() }));
       return (message) => {
         if (message === null) void writer.close().catch(() => {});
         else void writer.write(encoder.encode(sseFrame(message))).catch(() => {});
@@ -41,6 +40,11 @@ export function toFetchExchange(request: Request): {
     web: async (answer) => settle(answer),
   };
   return { exchange, responder, response };
+}
+
+/** A new object per response (adapters may write into the one they get). */
+function sseHeaders(): Record<string, string> {
+  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
 }
 
 /** One server-sent event carrying a JSON-RPC message. */
