@@ -6,7 +6,10 @@
  */
 import { ask, createServer, ElicitationUnavailable, input } from '@parley/server';
 import * as z from 'zod/v4';
+import { addContentFixtures } from './content-fixtures.js';
 import { EVERY_ENUM_KIND } from './every-enum-kind.js';
+import { addPromptFixtures } from './prompt-fixtures.js';
+import { addResourceFixtures } from './resource-fixtures.js';
 
 export function conformanceServer() {
   const server = createServer({ name: 'parley-conformance', version: '0.1.0' });
@@ -218,6 +221,9 @@ export function conformanceServer() {
     },
   );
 
+  addContentFixtures(server);
+  addResourceFixtures(server);
+  addPromptFixtures(server);
   return server;
 }
 

@@ -27,6 +27,17 @@ export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
 export type { ArgsSchema } from './registry/schema.js';
 export type { ToolConfig, ToolHandler } from './registry/tools.js';
+export { type BinaryData, type BlockOptions, content, type ResourceBody } from './results/content.js';
+export { jsonSchema } from './results/json-schema.js';
+export {
+  type BlockInput,
+  message,
+  promptResult,
+  resourceResult,
+  structuredResult,
+  toolError,
+  toolResult,
+} from './results/results.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { StdioOptions } from './serve/stdio.js';

@@ -28,6 +28,7 @@ import {
   rpcError,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './rpc-error.js';
+import { checkStandardHeaders, paramHeadersOf } from './standard-headers.js';
 import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */
@@ -156,6 +157,13 @@ export class Endpoint {
       );
     }
     if (route.messageKind === 'notification') return respond.empty(202);
+    const mismatch = checkStandardHeaders(
+      route.message,
+      (name) => exchange.header(name),
+      (tool) => paramHeadersOf(this.#app.tools.get(tool)?.listing.inputSchema),
+    );
+    if (mismatch)
+      return respond.json(mismatch.status, rpcError(id, mismatch.code, mismatch.message, mismatch.data));
     if (route.message.method === 'subscriptions/listen') {
       // Parley's lists never change while it runs, so it offers no subscription streams.
       return respond.json(
