@@ -1,3 +1,4 @@
+export { CHROMIUM_ARGS } from './chromium.js';
 export { freePort, isListening, waitForPort } from './free-port.js';
 export {
   openIdleConnections,
@@ -7,6 +8,7 @@ export {
   sendChunkedFlood,
   sendSlowBody,
 } from './hostile-http.js';
+export { EVERY_FIELD_SCHEMA } from './lab-fixture/every-field-schema.js';
 export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
 export { type BalancerConfig, balancerConfig } from './nginx-config.js';
 export { startRedis } from './redis-server.js';

@@ -1,9 +1,9 @@
 /**
  * Workload (g): the lab's form renderer, through the measurement the lab exposes
- * (`@parley/lab/measure-renderer`): its size minified + gzipped, and the time headless Chromium
+ * (`@parley/testing/measure-renderer`): its size minified + gzipped, and the time headless Chromium
  * takes to render a 20-field form (median of many renders, layout forced each time).
  */
-import { measureRenderer, RENDERER_GOALS, type RendererMeasurement } from '@parley/lab/measure-renderer';
+import { measureRenderer, RENDERER_GOALS, type RendererMeasurement } from '@parley/testing/measure-renderer';
 
 export interface RendererResult extends RendererMeasurement {
   readonly status: 'ok';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type ElicitationUI, ParleyError } from '@parley/client';
-import { CHROMIUM_ARGS } from '@parley/lab/measure-renderer';
+import { CHROMIUM_ARGS } from '@parley/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BrightgridProcess, startBrightgridProcess } from './processes.js';

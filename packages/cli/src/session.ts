@@ -5,8 +5,8 @@ import {
   type ParleyClient,
   ParleyError,
   scripted,
-  terminalUI,
 } from '@parley/client';
+import { terminalUI } from '@parley/client/terminal';
 import { readAnswersFile } from './answers-file.js';
 import type { CliIO } from './command.js';
 import type { ConnectionSettings } from './connection-options.js';

@@ -1,4 +1,5 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
+import { isRecord } from '@parley/core';
 import { askForm } from './ask-form.js';
 import { askUrl, type UrlFlow } from './ask-url.js';
 import type { Connection } from './connection.js';
@@ -23,9 +24,6 @@ export interface InputAnswer {
   /** Set when the client answered without asking: why the question was not shown. */
   readonly skipped?: { readonly reason: string; readonly answered: 'cancel' | 'decline' };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads `elicitation/create` params and asks the question in the right mode. */
 export async function askElicitation(

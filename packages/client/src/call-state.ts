@@ -1,4 +1,4 @@
-import type { AnswerSummary, CallMethod } from './events.js';
+import { type AnswerSummary, type CallEvent, type CallMethod, safeListener } from './events.js';
 import type { CallInfo } from './types.js';
 
 /** One call in flight: what it is, how to stop it, and what the person last answered. */
@@ -13,6 +13,9 @@ export class CallState {
   /** Answers sent for the latest round or question, for telling a final decline from a tool error. */
   lastAnswers: readonly AnswerSummary[] = [];
   private readonly controller = new AbortController();
+  private readonly events: CallEvent[] = [];
+  private readonly listeners = new Set<(event: CallEvent) => void>();
+  private ended = false;
 
   constructor(
     readonly id: number,
@@ -33,6 +36,28 @@ export class CallState {
   get stopped(): boolean {
     return this.signal.aborted;
   }
+
+  /** Keeps an event of this call and hands it to the call's listeners. */
+  record(event: CallEvent): void {
+    if (this.ended) return;
+    this.events.push(event);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Replays the call's events so far to `listener`, then each new one until the call ends. */
+  subscribe(listener: (event: CallEvent) => void): () => void {
+    const safe = safeListener(listener);
+    for (const event of this.events) safe(event);
+    if (this.ended) return () => {};
+    this.listeners.add(safe);
+    return () => this.listeners.delete(safe);
+  }
+
+  /** No more events: listeners are let go. */
+  end(): void {
+    this.ended = true;
+    this.listeners.clear();
+  }
 }
 
 /** The calls of one connection, numbered from 1, oldest first. */
@@ -48,7 +73,12 @@ export class CallRegistry {
 
   close(call: CallState, reason: Error): void {
     call.stop(reason);
+    call.end();
     this.calls.delete(call.id);
+  }
+
+  get(id: number): CallState | undefined {
+    return this.calls.get(id);
   }
 
   /**

@@ -21,7 +21,8 @@ const STDIO_PROBE_TIMEOUT_MS = 10_000;
  * (split like a shell would, no shell invoked) or argv array (stdio: the server is spawned).
  *
  * @example
- * import { connect, terminalUI } from '@parley/client';
+ * import { connect } from '@parley/client';
+ * import { terminalUI } from '@parley/client/terminal';
  *
  * const client = await connect('node server.js', { ui: terminalUI() });
  * const result = await client.callTool('book_table', { guests: 2 });

@@ -22,7 +22,7 @@ export class Connection {
     readonly sdk: Client,
     readonly ui: ElicitationUI,
     readonly settings: Settings,
-    readonly emit: (event: CallEvent) => void,
+    private readonly listener: (event: CallEvent) => void,
   ) {
     this.queue.onBusyChange((busy) => {
       for (const timer of this.timers) {
@@ -30,6 +30,12 @@ export class Connection {
         else timer.resume();
       }
     });
+  }
+
+  /** Hands an event to its call's own listeners, then to the connection's `onEvent`. */
+  emit(event: CallEvent): void {
+    this.calls.get(event.callId)?.record(event);
+    this.listener(event);
   }
 
   /** Records what the handshake or probe found out; called once, right after connecting. */

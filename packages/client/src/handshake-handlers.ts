@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { PARLEY_KEY_META } from '@parley/core';
+import { isRecord, PARLEY_KEY_META } from '@parley/core';
 import { askElicitation, runHostCapability } from './ask-input-request.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
@@ -8,9 +8,6 @@ import type { QuestionSlot } from './question.js';
 
 /** Parley servers name each question on the handshake era with this `params._meta` key. */
 export { PARLEY_KEY_META };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Registers what a handshake-era server may send this client: `elicitation/create` (only when the

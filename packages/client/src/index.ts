@@ -1,5 +1,6 @@
 // @parley/client: connect to any MCP server, drive elicitation rounds on both protocol eras, and
-// carry each question to a person through an ElicitationUI (terminal, scripted, or your own host).
+// carry each question to a person through an ElicitationUI (scripted, your own host, or the terminal
+// host at `@parley/client/terminal`, which this entry never loads).
 
 export type {
   CallToolResult,
@@ -11,6 +12,7 @@ export type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+export type { Call, CallHandle } from './call-handle.js';
 export { capabilitiesFor } from './capabilities.js';
 export { connect } from './connect.js';
 export { describeCall, ParleyError, type ParleyErrorDetails, type ParleyErrorKind } from './errors.js';
@@ -31,7 +33,6 @@ export {
   scripted,
 } from './scripted.js';
 export { parseTarget, splitCommandLine, type Target } from './target.js';
-export { type TerminalUIOptions, terminalUI } from './terminal/terminal-ui.js';
 export type {
   AskContext,
   CallInfo,

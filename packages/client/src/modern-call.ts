@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import { answerInputRequest, type InputAnswer, isInputRequestMethod } from './ask-input-request.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
@@ -6,9 +7,6 @@ import { sendLeg } from './send-leg.js';
 
 /** Pause before retrying an `input_required` that carried only `requestState` (no questions). */
 const STATE_ONLY_PACING_MS = 250;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Drives one modern-era call to its end. Each round is a fresh request (new JSON-RPC id, fresh

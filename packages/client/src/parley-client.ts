@@ -9,10 +9,11 @@ import type {
   Tool,
   Transport,
 } from '@modelcontextprotocol/client';
+import type { Call } from './call-handle.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { ParleyError } from './errors.js';
-import type { CallMethod } from './events.js';
+import type { CallEvent, CallMethod } from './events.js';
 import { runHandshakeCall } from './handshake-call.js';
 import { runModernCall } from './modern-call.js';
 import { stopReason } from './send-leg.js';
@@ -33,6 +34,9 @@ export interface CallOptions {
  * const client = await connect('node server.js', { ui: terminalUI() });
  * const tools = await client.listTools();
  * const result = await client.callTool(tools[0]!.name, {}, { signal: AbortSignal.timeout(300_000) });
+ * const call = client.callTool('book_pickup', { boxes: 2 }); // the same promise, with a handle:
+ * call.onEvent((event) => console.error(`call ${call.id}: ${event.type}`));
+ * await call;
  * await client.close();
  */
 export interface ParleyClient {
@@ -51,11 +55,14 @@ export interface ParleyClient {
   listResourceTemplates(): Promise<ResourceTemplateType[]>;
   /**
    * Calls a tool and answers every question it asks on the way. A tool that fails still returns
-   * its result (`isError: true`); protocol and connection failures throw `ParleyError`.
+   * its result (`isError: true`); protocol and connection failures reject with `ParleyError`. The
+   * returned `Call` is that promise, with the call's `id` and `onEvent` on it.
    */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>;
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Call<CallToolResult>;
+  /** Gets a prompt, answering its questions on the way; a `Call` like `callTool`'s. */
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Call<GetPromptResult>;
+  /** Reads a resource, answering its questions on the way; a `Call` like `callTool`'s. */
+  readResource(uri: string, options?: CallOptions): Call<ReadResourceResult>;
   /** Cancels calls in flight, ends the session and stops a spawned server. */
   close(): Promise<void>;
 }
@@ -105,14 +112,14 @@ export class ConnectedClient implements ParleyClient {
     );
   }
 
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Call<CallToolResult> {
     const info: CallInfo = { kind: 'tool', name, ...(args !== undefined && { arguments: args }) };
-    return this.run<CallToolResult>(info, 'tools/call', { name, arguments: args ?? {} }, options);
+    return this.start<CallToolResult>(info, 'tools/call', { name, arguments: args ?? {} }, options);
   }
 
-  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Call<GetPromptResult> {
     const info: CallInfo = { kind: 'prompt', name, ...(args !== undefined && { arguments: args }) };
-    return this.run<GetPromptResult>(
+    return this.start<GetPromptResult>(
       info,
       'prompts/get',
       { name, ...(args !== undefined && { arguments: args }) },
@@ -120,8 +127,13 @@ export class ConnectedClient implements ParleyClient {
     );
   }
 
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.run<ReadResourceResult>({ kind: 'resource', name: uri }, 'resources/read', { uri }, options);
+  readResource(uri: string, options?: CallOptions): Call<ReadResourceResult> {
+    return this.start<ReadResourceResult>(
+      { kind: 'resource', name: uri },
+      'resources/read',
+      { uri },
+      options,
+    );
   }
 
   async close(): Promise<void> {
@@ -147,14 +159,30 @@ export class ConnectedClient implements ParleyClient {
     }
   }
 
-  private async run<T>(
+  /** Opens the call (so it has its id at once), starts driving it, and returns both. */
+  private start<T>(
     info: CallInfo,
     method: CallMethod,
     params: Record<string, unknown>,
     options: CallOptions | undefined,
+  ): Call<T> {
+    const call = this.connection.calls.open(info, method, options?.signal);
+    const result = this.run<T>(call, params, options);
+    return Object.assign(result, {
+      id: call.id,
+      call: info,
+      method,
+      onEvent: (listener: (event: CallEvent) => void) => call.subscribe(listener),
+    });
+  }
+
+  private async run<T>(
+    call: CallState,
+    params: Record<string, unknown>,
+    options: CallOptions | undefined,
   ): Promise<T> {
     const { connection } = this;
-    const call: CallState = connection.calls.open(info, method, options?.signal);
+    const { info } = call;
     try {
       const drive = connection.era === 'modern' ? runModernCall : runHandshakeCall;
       const result = await drive(connection, call, params);

@@ -1,14 +1,15 @@
 // The reusable renderer on its own, as another host would mount it: the minified browser bundle of
 // @parley/lab/renderer loaded into a blank page in Chromium.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+import { EVERY_FIELD_SCHEMA } from '@parley/testing';
 import {
   BUNDLE_GLOBAL,
   bundleRenderer,
   RENDERER_GOALS,
   type RendererBundle,
-} from '../dist/measure-renderer.js';
-import { EVERY_FIELD_SCHEMA } from '../dist/testing/every-field-schema.js';
+} from '@parley/testing/measure-renderer';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot } from './helpers/browser.js';
 
 let bundle: RendererBundle;

@@ -1,4 +1,4 @@
-import { checkField, type FormField, type FormValue, fieldFromText, optionLabel } from '@parley/core/form';
+import { boundsText, checkField, type FormField, type FormValue, fieldFromText } from '@parley/core/form';
 
 const PLACEHOLDERS: Partial<Record<FormField['kind'], string>> = {
   email: 'name@example.com',
@@ -10,7 +10,7 @@ const PLACEHOLDERS: Partial<Record<FormField['kind'], string>> = {
 /** The prompt line for a field: its title, whether it is optional, its bounds and description. */
 export function fieldLabel(field: FormField): string {
   const parts = [field.title];
-  const bounds = describeBounds(field);
+  const bounds = boundsText(field, 'short');
   if (bounds) parts.push(`(${bounds})`);
   if (!field.required) parts.push('(optional)');
   const line = parts.join(' ');
@@ -19,23 +19,6 @@ export function fieldLabel(field: FormField): string {
 
 export function placeholderFor(field: FormField): string | undefined {
   return PLACEHOLDERS[field.kind];
-}
-
-function describeBounds(field: FormField): string | undefined {
-  const range = (low: number | undefined, high: number | undefined, unit: string) => {
-    if (low !== undefined && high !== undefined) return `${low}–${high}${unit}`;
-    if (low !== undefined) return `at least ${low}${unit}`;
-    if (high !== undefined) return `at most ${high}${unit}`;
-    return undefined;
-  };
-  if (field.kind === 'number' || field.kind === 'integer') {
-    return [field.kind === 'integer' ? 'whole number' : undefined, range(field.minimum, field.maximum, '')]
-      .filter(Boolean)
-      .join(', ');
-  }
-  if (field.kind === 'many') return range(field.minItems, field.maxItems, ' choices');
-  if (field.kind === 'text') return range(field.minLength, field.maxLength, ' characters');
-  return undefined;
 }
 
 /** What a typed line means for the field, or the reason to ask again. */
@@ -47,14 +30,4 @@ export function readTyped(
   if (!converted.ok) return converted;
   const problem = checkField(field, converted.value);
   return problem === undefined ? converted : { ok: false, message: problem };
-}
-
-/** A value as the review screen shows it: option labels, yes/no, lists joined. */
-export function displayValue(field: FormField, value: FormValue | undefined): string {
-  if (value === undefined) return '—';
-  const label = (item: string) => optionLabel(field, item);
-  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map(label).join(', ');
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'string' && field.kind === 'choice') return label(value);
-  return String(value);
 }

@@ -1,8 +1,7 @@
 import { isCancel, log, select } from '@clack/prompts';
-import { type FormField, type FormValue, listFields, parseContent } from '@parley/core/form';
+import { displayValue, type FormField, type FormValue, listFields, parseContent } from '@parley/core/form';
 import type { AskContext, ElicitResult, FormRequest } from '../types.js';
 import { askField, CANCELLED } from './ask-field.js';
-import { displayValue } from './field-text.js';
 import { showHeader } from './header.js';
 import { promptSignal, type TerminalIO } from './io.js';
 

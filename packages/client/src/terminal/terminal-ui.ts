@@ -21,7 +21,8 @@ export interface TerminalUIOptions {
  * Escape or Ctrl-C answers `cancel`; "Decline" answers `decline`.
  *
  * @example
- * import { connect, terminalUI } from '@parley/client';
+ * import { connect } from '@parley/client';
+ * import { terminalUI } from '@parley/client/terminal';
  * const client = await connect('https://mcp.example.com/mcp', { ui: terminalUI() });
  */
 export function terminalUI(options: TerminalUIOptions = {}): ElicitationUI {

@@ -1,6 +1,6 @@
 import type { FormField } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
-import { displayValue, fieldHint } from './field-text.js';
+import { fieldHint } from './field-text.js';
 
 const field = (extra: Partial<FormField> & Pick<FormField, 'kind'>): FormField => ({
   name: 'f',
@@ -34,29 +34,5 @@ describe('fieldHint', () => {
     expect(fieldHint(field({ kind: 'uri' }))).toContain('https://');
     expect(fieldHint(field({ kind: 'date-time' }), 'UTC+02:00')).toBe('In your time zone (UTC+02:00).');
     expect(fieldHint(field({ kind: 'boolean' }))).toBe('');
-  });
-});
-
-describe('displayValue', () => {
-  const options = [
-    { value: 'r', label: 'Red' },
-    { value: 'g', label: 'Green' },
-  ];
-
-  it('shows option labels, not wire values', () => {
-    expect(displayValue(field({ kind: 'choice', options }), 'g')).toBe('Green');
-    expect(displayValue(field({ kind: 'many', options }), ['r', 'g'])).toBe('Red, Green');
-  });
-
-  it('says when nothing was answered or chosen', () => {
-    expect(displayValue(field({ kind: 'text' }), undefined)).toBe('No answer');
-    expect(displayValue(field({ kind: 'many', options }), [])).toBe('None chosen');
-  });
-
-  it('shows booleans as Yes/No and everything else as sent', () => {
-    expect(displayValue(field({ kind: 'boolean' }), true)).toBe('Yes');
-    expect(displayValue(field({ kind: 'boolean' }), false)).toBe('No');
-    expect(displayValue(field({ kind: 'integer' }), 3)).toBe('3');
-    expect(displayValue(field({ kind: 'uri' }), 'https://example.com')).toBe('https://example.com');
   });
 });

@@ -1,6 +1,7 @@
 import {
   checkField,
   checkRequestedSchema,
+  displayValue,
   type FieldError,
   type FormContent,
   listFields,
@@ -10,7 +11,6 @@ import {
 import { type AskerContext, askerHeading, callLine } from './context-text.js';
 import { timeZoneLabel } from './date-time.js';
 import { el, idPrefix } from './dom.js';
-import { displayValue } from './field-text.js';
 import { createFieldView, type FieldView } from './field-view.js';
 
 /** A form-mode `elicitation/create`: the server's message and the fields it asks for. */

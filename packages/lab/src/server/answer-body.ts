@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { FormContent, FormValue } from '@parley/core/form';
 import type { QuestionAnswer, QuestionView } from '../protocol.js';
 
@@ -6,10 +7,6 @@ const ACTIONS: Record<QuestionView['mode'], readonly string[]> = {
   url: ['accept', 'decline', 'cancel'],
   'url-wait': ['finished', 'cancel'],
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isFormValue(value: unknown): value is FormValue {
   return (

@@ -1,12 +1,9 @@
+import { isRecord } from '@parley/core';
 import type { AddServerBody, CallKind, EraChoice, StartCallBody } from '../protocol.js';
 
 const ERAS: readonly EraChoice[] = ['auto', 'modern', 'handshake'];
 const KINDS: readonly CallKind[] = ['tool', 'prompt', 'resource'];
 const MAX_TARGET = 4096;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Reads `{ target, era? }`: a command line or an http(s) URL, and the era to use. */
 export function readAddServer(body: unknown): AddServerBody | string {

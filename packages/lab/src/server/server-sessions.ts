@@ -1,4 +1,4 @@
-import { type AskContext, type CallEvent, connect, type ParleyClient } from '@parley/client';
+import { type AskContext, type Call, connect, type ParleyClient } from '@parley/client';
 import type { CallKind, EraChoice, Listed, StartCallBody } from '../protocol.js';
 import type { LabState } from './lab-state.js';
 import { pageUI } from './page-ui.js';
@@ -17,9 +17,8 @@ interface Session {
   readonly id: string;
   client?: ParleyClient;
   closed: boolean;
-  /** The client numbers its calls from 1 in the order they start; lab call ids by that number. */
+  /** Lab call ids by the client's id for the call (`Call.id`, which questions carry as `callId`). */
   readonly callIds: Map<number, string>;
-  nextClientCall: number;
   /** Running lab calls: what they call and how to stop them. */
   readonly running: Map<string, { kind: CallKind; name: string; stop: AbortController }>;
 }
@@ -51,7 +50,7 @@ export class ServerSessions {
     if (typeof read === 'string') return { status: 400, message: read };
     const id = `s${this.#nextServer++}`;
     const era: EraChoice = read.era ?? 'auto';
-    const session: Session = { id, closed: false, callIds: new Map(), nextClientCall: 1, running: new Map() };
+    const session: Session = { id, closed: false, callIds: new Map(), running: new Map() };
     this.#sessions.set(id, session);
     this.#state.putServer({ id, target: read.target, eraChoice: era, status: 'connecting' });
     const stderr: string[] = [];
@@ -60,7 +59,6 @@ export class ServerSessions {
       clientInfo: LAB_CLIENT_INFO,
       era,
       ...(headers && { headers: { ...headers } }),
-      onEvent: (event) => this.#onEvent(session, event),
       stderr: (line) => {
         stderr.push(line);
         if (stderr.length > STDERR_LINES) stderr.shift();
@@ -115,7 +113,6 @@ export class ServerSessions {
     }
     const id = `c${this.#nextCall++}`;
     const stop = new AbortController();
-    session.callIds.set(session.nextClientCall++, id);
     session.running.set(id, { kind: read.kind, name: read.name, stop });
     const startedAt = Date.now();
     this.#state.putCall({
@@ -128,12 +125,18 @@ export class ServerSessions {
       startedAt,
       timeline: [],
     });
-    run(client, read, stop.signal)
+    const call = start(client, read, stop.signal);
+    session.callIds.set(call.id, id);
+    call.onEvent((event) => this.#state.addTimeline(id, timelineEntry(event)));
+    call
       .then((result) => this.#state.updateCall(id, { status: 'done', result, ms: Date.now() - startedAt }))
       .catch((error: unknown) =>
         this.#state.updateCall(id, { status: 'failed', error: messageOf(error), ms: Date.now() - startedAt }),
       )
-      .finally(() => session.running.delete(id));
+      .finally(() => {
+        session.running.delete(id);
+        session.callIds.delete(call.id);
+      });
     return { id };
   }
 
@@ -160,18 +163,13 @@ export class ServerSessions {
     return session.client ? session.client.close().catch(() => undefined) : Promise.resolve();
   }
 
-  #onEvent(session: Session, event: CallEvent): void {
-    const id = session.callIds.get(event.callId);
-    if (id !== undefined) this.#state.addTimeline(id, timelineEntry(event));
-  }
-
-  /** The running lab call a question belongs to: the oldest one calling what the context names. */
+  /** The running lab call a question belongs to. */
   #callOf(session: Session, context: AskContext): string | undefined {
     return session.callIds.get(context.callId);
   }
 }
 
-function run(client: ParleyClient, call: StartCallBody, signal: AbortSignal): Promise<unknown> {
+function start(client: ParleyClient, call: StartCallBody, signal: AbortSignal): Call<unknown> {
   const args = call.arguments ?? {};
   switch (call.kind) {
     case 'tool':

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS } from '@parley/testing';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../dist/measure-renderer.js';
 
 /** Where the tests save screenshots: CI keeps this folder as an artifact. */
 export const ARTIFACTS = fileURLToPath(new URL('../../../../.artifacts/lab/', import.meta.url));

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 export const LAB_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 /** The built `parley` command; the lab is `parley lab`. */
 export const PARLEY_BIN = fileURLToPath(new URL('../../../cli/dist/bin.js', import.meta.url));
-export const FIXTURE_SERVER = `${LAB_DIST}testing/fixture-server.js`;
+/** The lab's fixture MCP server (built with @parley/server, so it lives in the testing workspace). */
+export const FIXTURE_SERVER = fileURLToPath(
+  new URL('../../../../testing/dist/lab-fixture/fixture-server.js', import.meta.url),
+);
 
 export interface Running {
   /** The first match of the pattern in the process's output. */

@@ -1,4 +1,4 @@
-import { checkField, type FormField, listFields, type RequestedSchema } from '@parley/core/form';
+import { checkField, type FormField, isRecord, listFields, type RequestedSchema } from '@parley/core/form';
 import { el } from '../../renderer/dom.js';
 import { createFieldView } from '../../renderer/field-view.js';
 
@@ -26,10 +26,6 @@ function fieldArgument(field: FormField, id: string): ArgumentView {
     showError: (message) => view.showError(message),
     focus: () => view.focus(),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A property outside the form subset (an object, a list of anything, a union): typed as JSON. */

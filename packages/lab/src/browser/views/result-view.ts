@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core/form';
 import type { CallKind } from '../../protocol.js';
 import { el } from '../../renderer/dom.js';
 
@@ -9,10 +10,6 @@ type Json = Record<string, unknown>;
 const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp|avif|bmp|svg\+xml)$/;
 const AUDIO_TYPES = /^audio\/(wav|x-wav|mpeg|mp3|ogg|webm|flac|aac|mp4)$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';

@@ -3,8 +3,8 @@
  * field kind, a three-round tool, two questions in one round, URL flows (a punycode host, and a
  * `javascript:` URL that must never open), tool input forms, rich results and a tool error.
  *
- *   node packages/lab/dist/testing/fixture-server.js            # stdio
- *   node packages/lab/dist/testing/fixture-server.js --http     # prints its http://127.0.0.1:<port>/mcp URL
+ *   node testing/dist/lab-fixture/fixture-server.js            # stdio
+ *   node testing/dist/lab-fixture/fixture-server.js --http     # prints its http://127.0.0.1:<port>/mcp URL
  */
 import { ask, createServer, type ElicitOutcome } from '@parley/server';
 import * as z from 'zod/v4';

@@ -1,31 +1,21 @@
 /**
  * Measures the reusable form renderer the way issue 7 asks: its size minified + gzipped, and the
- * time Chromium takes to render a 20-field form. Uses esbuild and playwright-core (both root dev
- * dependencies) and Debian's Chromium.
+ * time Chromium takes to render a 20-field form. Uses esbuild, playwright-core and Debian's Chromium;
+ * the bench and the lab's renderer tests use it.
  *
  * @example
- * import { measureRenderer } from '@parley/lab/measure-renderer';
+ * import { measureRenderer } from '@parley/testing/measure-renderer';
  *
  * const { gzipBytes, renderMs } = await measureRenderer();
  * console.log(`${(gzipBytes / 1024).toFixed(1)} KB min+gz, ${renderMs.toFixed(2)} ms for 20 fields`);
  */
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import type { RequestedSchema } from '@parley/core/form';
+import { CHROMIUM_ARGS } from './chromium.js';
 
 /** The goals from issue 7. */
 export const RENDERER_GOALS = { gzipBytes: 15 * 1024, renderMs: 16 } as const;
-
-/** The flags Chromium needs here: no sandbox in containers, and no background network traffic. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The global name the browser bundle puts `renderElicitation` under. */
 export const BUNDLE_GLOBAL = 'parleyRenderer';
@@ -40,7 +30,7 @@ export interface RendererBundle {
 }
 
 /**
- * Bundles `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser,
+ * Bundles the built `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser,
  * minified, as an IIFE that defines `window.parleyRenderer`.
  *
  * @example
@@ -49,9 +39,7 @@ export interface RendererBundle {
  */
 export async function bundleRenderer(): Promise<RendererBundle> {
   const { build } = await import('esbuild');
-  const entry = fileURLToPath(
-    new URL(`./renderer/index.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url),
-  );
+  const entry = createRequire(import.meta.url).resolve('@parley/lab/renderer');
   const result = await build({
     entryPoints: [entry],
     bundle: true,
