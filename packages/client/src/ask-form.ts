@@ -1,4 +1,4 @@
-import { applyDefaults, checkRequestedSchema, parseContent, type RequestedSchema } from '@parley/core/form';
+import { applyDefaults, parseContent, receiveRequestedSchema } from '@parley/core/form';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
@@ -6,7 +6,7 @@ import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot }
 import type { ElicitResult, FormRequest } from './types.js';
 
 /**
- * Asks a form question: refuses schemas outside the subset without showing them, waits for the
+ * Asks a form question: refuses schemas outside the subset (read liberally) without showing them, waits for the
  * person's turn, and checks what the host answers — declared defaults filled in for fields left
  * empty, then `parseContent` — so invalid content never reaches the server.
  */
@@ -19,12 +19,19 @@ export async function askForm(
   if (!connection.ui.modes.form) {
     return { kind: 'unshowable', reason: 'this host does not show forms (it declared no form mode)' };
   }
-  const problems = checkRequestedSchema(schema);
-  if (problems.length > 0) {
-    const list = problems.map((problem) => `${problem.path || '/'}: ${problem.message}`).join('; ');
+  // Liberal in what it accepts: a root title, FastMCP's untyped multi-select items and the like are
+  // normalised into the subset; anything whose meaning is not clear is refused unseen.
+  const received = receiveRequestedSchema(schema);
+  if (!received.ok) {
+    const list = received.problems.map((problem) => `${problem.path || '/'}: ${problem.message}`).join('; ');
     return { kind: 'unshowable', reason: `the form is outside the MCP requestedSchema subset: ${list}` };
   }
-  const request: FormRequest = { message, requestedSchema: schema as RequestedSchema };
+  const request: FormRequest = {
+    message,
+    requestedSchema: received.schema,
+    ...(received.title !== undefined && { title: received.title }),
+    ...(received.description !== undefined && { description: received.description }),
+  };
   const result = await connection.queue.ask(slot.group, slot.call.signal, async (position) => {
     const outcome = await callHost(
       slot.call.signal,

@@ -1,5 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client } from '@modelcontextprotocol/client';
-import { CallRegistry } from './call-state.js';
+import { CallRegistry, type CallState } from './call-state.js';
 import type { CallEvent } from './events.js';
 import type { Settings } from './options.js';
 import { QuestionQueue } from './question-queue.js';
@@ -15,6 +16,12 @@ export class Connection {
   readonly queue = new QuestionQueue();
   readonly calls = new CallRegistry();
   readonly urlFlows = new UrlFlows();
+  /**
+   * The call whose request leg is being sent, carried through the SDK and the transport. A
+   * handshake-era server request that arrives on that request's HTTP response stream is handled in
+   * the same scope, so it is attributed to the right call even with several in flight.
+   */
+  readonly callScope = new AsyncLocalStorage<CallState>();
   private readonly timers = new Set<WireTimer>();
   private identity: { server: ServerIdentity; era: Era; protocolVersion: string } | undefined;
 

@@ -6,11 +6,18 @@ import { describeCall, ParleyError } from './errors.js';
 import type { AnswerSummary } from './events.js';
 import { sendLeg } from './send-leg.js';
 
+/** Requests of a call that may meet the same URL-required error before the client gives up. */
+const SAME_URL_TRIES = 4;
+/** The first pause before retrying after a URL-required error; it doubles each time the same URLs come back. */
+const URL_RETRY_BACKOFF_MS = 250;
+
 /**
  * Drives one handshake-era call. The server asks its questions over the session while the request
  * is open (see `registerHandshakeHandlers`); this only sends the request and, when a 2025-11-25
  * server answers with a URL-required error (-32042), walks the person through each URL and retries
- * the call once they are done.
+ * the call once they are done. When the server requires the same pages again the client backs off
+ * (250 ms before the first retry, doubling), and after four requests it stops with a clear error rather than hammering a
+ * server whose flow the host cannot wait for (a scripted host says "finished" at once).
  */
 export async function runHandshakeCall(
   connection: Connection,
@@ -18,12 +25,24 @@ export async function runHandshakeCall(
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   let leg = 1;
+  let previous = '';
+  let sameTries = 0;
   while (true) {
     try {
       return await sendLeg(connection, call, leg, params);
     } catch (error) {
       const required = error instanceof ParleyError ? error.cause : undefined;
       if (!(required instanceof UrlElicitationRequiredError)) throw error;
+      const pages = JSON.stringify(required.elicitations.map(({ url, message }) => [url, message]));
+      sameTries = pages === previous ? sameTries + 1 : 1;
+      previous = pages;
+      if (sameTries >= SAME_URL_TRIES) {
+        throw new ParleyError(
+          'round-limit',
+          `${connection.server.name} still requires the page at ${hostsOf(required)} after it was opened ${sameTries - 1} times for ${describeCall(call.info)}; finish the step in the browser, then run the call again`,
+          { server: connection.server.name, call: call.info, data: required.elicitations },
+        );
+      }
       if (leg >= connection.settings.maxRounds) {
         throw new ParleyError(
           'round-limit',
@@ -32,6 +51,7 @@ export async function runHandshakeCall(
         );
       }
       await visitRequiredUrls(connection, call, required);
+      await backOff(call, URL_RETRY_BACKOFF_MS * 2 ** (sameTries - 1));
       leg += 1;
     }
   }
@@ -73,4 +93,29 @@ async function visitRequiredUrls(
       { server: connection.server.name, call: call.info, data: required.elicitations },
     );
   }
+}
+
+function hostsOf(required: UrlElicitationRequiredError): string {
+  const hosts = required.elicitations.map(({ url }) => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  });
+  return [...new Set(hosts)].join(', ');
+}
+
+function backOff(call: CallState, ms: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(call.signal.reason);
+    };
+    const timer = setTimeout(() => {
+      call.signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    call.signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -18,7 +18,14 @@ export { PARLEY_KEY_META };
 export function registerHandshakeHandlers(connection: Connection): void {
   const { sdk, ui } = connection;
   if (ui.modes.form || ui.modes.url) {
-    sdk.setRequestHandler('elicitation/create', async (request) => {
+    // Not setRequestHandler: the SDK would check the params against its own schema first and answer
+    // a form it rejects (FastMCP's untyped multi-select, a pydantic root title) with a long zod dump,
+    // before Parley could read it liberally or refuse it with a short reason and a `skipped` event.
+    // The fallback handler gets the raw request; askElicitation checks every part of it.
+    sdk.fallbackRequestHandler = async (request) => {
+      if (request.method !== 'elicitation/create') {
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+      }
       const call = callFor(connection, 'elicitation/create');
       const params: unknown = request.params;
       const slot = slotFor(call, params);
@@ -69,7 +76,7 @@ export function registerHandshakeHandlers(connection: Connection): void {
         action: outcome.result.action,
       });
       return outcome.result as never;
-    });
+    };
   }
   if (ui.sampling) {
     sdk.setRequestHandler('sampling/createMessage', async (request) => {
@@ -108,7 +115,10 @@ export function registerHandshakeHandlers(connection: Connection): void {
 }
 
 function callFor(connection: Connection, method: string): CallState {
-  const call = connection.calls.current();
+  // Over HTTP the question arrives on the stream of the call's own POST, which runs in that call's
+  // async scope (see Connection.callScope); on stdio nothing tells the calls apart, so the oldest.
+  const scoped = connection.callScope.getStore();
+  const call = scoped !== undefined && !scoped.stopped ? scoped : connection.calls.current();
   if (call === undefined) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,

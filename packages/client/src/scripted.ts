@@ -47,6 +47,8 @@ export interface AskRecord {
   readonly position: { readonly index: number; readonly of: number };
   readonly era: 'modern' | 'handshake';
   readonly requestedSchema?: FormRequest['requestedSchema'];
+  /** The form's root title, when the server sent one. */
+  readonly title?: string;
   readonly url?: string;
   readonly inspection?: UrlInspection;
   /** `refused`: the URL was not allowed, so the client declined without asking. */
@@ -111,7 +113,11 @@ export function scripted(
     asked,
     async form(request, context) {
       const answer = (await next(request, context)) as ElicitResult;
-      record(request, context, { requestedSchema: request.requestedSchema, answer });
+      record(request, context, {
+        requestedSchema: request.requestedSchema,
+        ...(request.title !== undefined && { title: request.title }),
+        answer,
+      });
       return answer;
     },
     async url(request, inspection, context) {

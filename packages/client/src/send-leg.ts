@@ -40,9 +40,11 @@ export async function sendLeg(
   );
   const signal = AbortSignal.any([call.signal, expired.signal]);
   try {
-    const result: unknown = await connection.sdk.request(
-      { method: call.method, params },
-      { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true },
+    const result: unknown = await connection.callScope.run(call, () =>
+      connection.sdk.request(
+        { method: call.method, params },
+        { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true },
+      ),
     );
     return (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
   } catch (error) {

@@ -53,7 +53,12 @@ export interface AskContext {
 /** A form question: the server's message and the fields it asks for. */
 export interface FormRequest {
   readonly message: string;
+  /** The form, always within the MCP subset (what a server sent, read liberally: see the README). */
   readonly requestedSchema: RequestedSchema;
+  /** The form's root `title`, when the server sent one (pydantic-built forms do): show it. */
+  readonly title?: string;
+  /** The form's root `description`, when the server sent one. */
+  readonly description?: string;
 }
 
 /** A URL question: the server wants the person to open a page outside the client. */

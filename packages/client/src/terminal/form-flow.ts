@@ -18,7 +18,8 @@ export async function askFormInTerminal(
   request: FormRequest,
   context: AskContext,
 ): Promise<ElicitResult> {
-  showHeader(io, context, request.message);
+  const heading = [request.title, request.description].filter((line) => line !== undefined);
+  showHeader(io, context, [...heading, request.message].join('\n'));
   const { signal } = context;
   const start = await select({
     ...io,

@@ -23,6 +23,7 @@ export { parseContent } from './parse-content.js';
 export type { PreparedQuestion } from './prepare.js';
 export { prepareQuestion, WRAPPED_FIELD } from './prepare.js';
 export { schemaForProtocolVersion } from './protocol-version.js';
+export { type ReceivedSchema, receiveRequestedSchema } from './receive-schema.js';
 export { SchemaError } from './schema-error.js';
 export { type SensitiveField, sensitiveFields } from './sensitive.js';
 export type {
