@@ -17,3 +17,12 @@ describe('elicitationModes', () => {
     expect(elicitationModes(caps)).toEqual(modes);
   });
 });
+
+describe('elicitationModes on a session of a known revision', () => {
+  it('has no URL mode on 2025-06-18, whatever the client declared (the revision has none)', () => {
+    const both = { elicitation: { form: {}, url: {} } };
+    expect(elicitationModes(both, '2025-06-18')).toEqual({ form: true, url: false });
+    expect(elicitationModes(both, '2025-11-25')).toEqual({ form: true, url: true });
+    expect(elicitationModes(both, '2026-07-28')).toEqual({ form: true, url: true });
+  });
+});

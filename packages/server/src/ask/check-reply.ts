@@ -1,4 +1,4 @@
-import { listFields, type PreparedQuestion } from '@parley/core/form';
+import { applyDefaults, listFields, type PreparedQuestion } from '@parley/core/form';
 import type { AskItem, ItemResult } from './ask-item.js';
 import { readElicitReply, readRootsReply, readSamplingReply } from './responses.js';
 
@@ -29,7 +29,7 @@ export function checkReply(item: AskItem, reply: unknown): CheckedReply {
       if (!elicit) return malformed();
       if (elicit.action !== 'accept')
         return { status: 'ok', result: { action: elicit.action } as ItemResult };
-      const parsed = item.question.parse(elicit.content ?? {});
+      const parsed = item.question.parse(liberalContent(item.question, elicit.content));
       if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
       return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
     }
@@ -46,6 +46,23 @@ export function checkReply(item: AskItem, reply: unknown): CheckedReply {
       return roots ? { status: 'ok', result: roots } : malformed();
     }
   }
+}
+
+/**
+ * Reads accepted content liberally where its meaning is clear (README, "Compatibility"):
+ * - a field sent as `null` was left empty: the spec types content values as string, number,
+ *   boolean or string[], so `null` can mean nothing else (FastMCP's Python client sends it for an
+ *   empty optional field);
+ * - a field left out takes the form's declared `default`: defaults pre-fill the form (SEP-1034), and
+ *   clients that do not pre-fill (the Python SDK's, FastMCP's) would otherwise be asked again for a
+ *   value the form already names.
+ * Anything else (an object where a value belongs, a wrong type) is checked as sent and asked again.
+ */
+function liberalContent(question: PreparedQuestion<unknown>, content: unknown): unknown {
+  if (content === undefined || content === null) return applyDefaults(question.schema, {});
+  if (typeof content !== 'object' || Array.isArray(content)) return content;
+  const present = Object.entries(content as Record<string, unknown>).filter(([, value]) => value !== null);
+  return applyDefaults(question.schema, Object.fromEntries(present));
 }
 
 /** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */

@@ -45,15 +45,15 @@ function formQuestion(question: QuestionInput): PreparedQuestion<unknown> {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function declaredModes(capabilities: unknown): Record<InputMode, boolean> {
-  const { form, url } = elicitationModes(capabilities);
+function declaredModes(capabilities: unknown, protocolVersion: string): Record<InputMode, boolean> {
+  const { form, url } = elicitationModes(capabilities, protocolVersion);
   const caps = isRecord(capabilities) ? capabilities : {};
   return { form, url, sampling: isRecord(caps.sampling), roots: isRecord(caps.roots) };
 }
 
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
-  const modes = declaredModes(facts.clientCapabilities);
+  const modes = declaredModes(facts.clientCapabilities, facts.protocolVersion);
   let asked = 0;
   const nextKey = (options: ElicitOptions | undefined) => {
     asked++;

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { PARLEY_KEY_META } from '@parley/core';
 import { schemaForProtocolVersion } from '@parley/core/form';
+import * as z from 'zod/v4';
 import type { AskItem, AskPoint, FlowRef, ItemResult, UrlOutcome } from '../ask/ask-item.js';
 import { checkReply, reaskMessage } from '../ask/check-reply.js';
 import {
@@ -19,6 +20,14 @@ import {
 } from '../errors.js';
 import type { Json } from '../state/round-state.js';
 import type { PendingQuestions } from './pending-questions.js';
+
+/**
+ * The answer to a form question is taken as it came and checked by checkReply: the SDK's own result
+ * schema would turn a Python client's `null` for an empty field, or an object where a value belongs,
+ * into an internal error that ends the call, where Parley reads the first as empty and asks again
+ * with the reason for the second (as it does on 2026-07-28).
+ */
+const ANY_REPLY = z.unknown();
 
 export interface PushOptions {
   readonly maxTries: number;
@@ -116,7 +125,7 @@ export class PushEngine {
           }
           const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
           const params: ElicitRequestFormParams = { mode: 'form', message, requestedSchema, _meta: meta };
-          return await this.#sdk.mcpReq.send({ method: 'elicitation/create', params }, options);
+          return await this.#sdk.mcpReq.send({ method: 'elicitation/create', params }, ANY_REPLY, options);
         }
         case 'url': {
           const params: ElicitRequestURLParams = {

@@ -23,6 +23,11 @@ export interface HandshakeOptions {
   readonly protocolVersion?: '2025-06-18' | '2025-11-25';
   /** Answers each `elicitation/create` (only registered when the client declares elicitation). */
   readonly answer?: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
+  /**
+   * Sends whatever `answer` returns, unchecked, the way clients outside TypeScript do (FastMCP's
+   * Python client sends `null` for an empty optional field); the SDK client would refuse it.
+   */
+  readonly unchecked?: boolean;
 }
 
 export interface HandshakeConnection {
@@ -53,7 +58,11 @@ export async function connectHandshake(
   );
   if (options.capabilities.elicitation && options.answer) {
     const answer = options.answer;
-    client.setRequestHandler('elicitation/create', (request) => answer(request));
+    if (options.unchecked) {
+      client.fallbackRequestHandler = async (request) => answer(request as unknown as ElicitRequest) as never;
+    } else {
+      client.setRequestHandler('elicitation/create', (request) => answer(request));
+    }
   }
   const transport: Transport =
     'stdio' in target
