@@ -1,6 +1,7 @@
 import { buildArguments } from '../arguments.js';
 import type { Command } from '../command.js';
 import { CONNECTION_FLAGS, CONNECTION_FLAGS_HELP, readConnectionSettings } from '../connection-options.js';
+import { handshakeEraHint, needsHandshakeEra } from '../era-hint.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeForResult } from '../exit-codes.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { toolResultText, writeJson, writeText } from '../print.js';
@@ -51,6 +52,8 @@ Examples:
       else writeText(io.stdout, toolResultText(result));
       const code = exitCodeForResult(result.isError === true, endedOnRefusal());
       if (code === EXIT.toolError) io.stderr.write(`parley: ${tool} reported an error\n`);
+      if (needsHandshakeEra(client, result.isError === true, toolResultText(result)))
+        io.stderr.write(handshakeEraHint(client.server.name));
       if (code === EXIT.refused) io.stderr.write(`parley: ${tool} ended after you declined or cancelled\n`);
       return code;
     });

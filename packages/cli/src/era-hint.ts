@@ -1,0 +1,26 @@
+import type { ParleyClient } from '@parley/client';
+
+/**
+ * Whether a failed tool result reads as "this tool cannot ask on 2026-07-28": some servers offer
+ * 2026-07-28 but ask their questions only as server-to-client requests, which that revision removed
+ * (FastMCP 4.0's `ctx.elicit`: "elicitation via server-initiated requests is unavailable on
+ * 2026-07-28 connections."). Such a tool works on the handshake era, so the person is told how to
+ * get there. A heuristic on the server's own words: only a failed result on a modern connection
+ * whose text names the revision counts.
+ */
+export function needsHandshakeEra(
+  client: Pick<ParleyClient, 'era'>,
+  isError: boolean,
+  text: string,
+): boolean {
+  if (!isError || client.era !== 'modern') return false;
+  return (
+    /2026-07-28/.test(text) &&
+    /(unavailable|not (available|supported)|unsupported|requires?|only)/i.test(text)
+  );
+}
+
+/** The line parley prints when `needsHandshakeEra` holds. */
+export function handshakeEraHint(serverName: string): string {
+  return `parley: ${serverName} answered on 2026-07-28 that this tool needs the older handshake era; try again with --era handshake\n`;
+}
