@@ -21,6 +21,7 @@ import { type HandshakeResult, measureHandshake } from './workloads/handshake.js
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
+import { measureSessionMemory } from './workloads/session-memory.js';
 import { measureStateCodecs } from './workloads/state-codec.js';
 import { measureWireState, type WireState } from './workloads/state-wire.js';
 
@@ -138,7 +139,10 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         config.questionTimeoutMs,
       );
       await patient.stop();
-      measured.memory = { modern, pending };
+      const roomy = await servers.start('parley', 'parley (HTTP, idle sessions)');
+      const sessions = await measureSessionMemory(roomy, 100);
+      await roomy.stop();
+      measured.memory = { modern, pending, sessions };
     }
 
     if (has('g')) {

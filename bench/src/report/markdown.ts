@@ -203,7 +203,21 @@ function memoryTables(results: BenchResults): string {
       ['pending again, then every client dropped its connections', ...released(p.afterDrop)],
     ],
   );
-  return `${modern}\n\n${pending}`;
+  const s = memory.sessions;
+  const sessions = s
+    ? markdownTable(
+        ['Idle 2025-era sessions (Parley)', 'heap / RSS MB', 'per session'],
+        [
+          ['before', cell(s.before), ''],
+          [
+            `${s.sessions} sessions open`,
+            cell(s.open),
+            `${n1(s.heapKbPerSession)} KB heap, ${n1(s.rssKbPerSession)} KB RSS`,
+          ],
+        ],
+      )
+    : '';
+  return [modern, pending, sessions].filter(Boolean).join('\n\n');
 }
 
 function rendererText(results: BenchResults): string {

@@ -9,6 +9,7 @@ import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { RendererFailure, RendererResult } from '../workloads/renderer.js';
+import type { SessionMemory } from '../workloads/session-memory.js';
 import type { CodecTiming } from '../workloads/state-codec.js';
 import type { WireState } from '../workloads/state-wire.js';
 
@@ -48,7 +49,12 @@ export interface BenchResults {
   /** (e) */
   readonly clients?: ClientResults;
   /** (f) */
-  readonly memory?: { readonly modern: PerServer<ModernMemory>; readonly pending: PendingMemory };
+  readonly memory?: {
+    readonly modern: PerServer<ModernMemory>;
+    readonly pending: PendingMemory;
+    /** Absent in results from before it was measured. */
+    readonly sessions?: SessionMemory;
+  };
   /** (g) */
   readonly renderer?: RendererResult | RendererFailure;
   readonly profiles?: PerServer<ServerProfile>;

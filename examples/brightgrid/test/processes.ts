@@ -75,8 +75,11 @@ export interface BrightgridProcess {
   readonly dataDir: string;
 }
 
-export async function startBrightgridProcess(dataDir = freshDataDir()): Promise<BrightgridProcess> {
-  const running = new Running([join(DIST, 'http.js')], { BRIGHTGRID_DATA: dataDir });
+export async function startBrightgridProcess(
+  dataDir = freshDataDir(),
+  env: Record<string, string> = {},
+): Promise<BrightgridProcess> {
+  const running = new Running([join(DIST, 'http.js')], { BRIGHTGRID_DATA: dataDir, ...env });
   const url = (await running.line(/^Brightgrid: (http:\/\/\S+\/mcp)$/))[1]!;
   const alice = (await running.line(/^Token for alice: Authorization: Bearer (\S+)$/))[1]!;
   const bob = (await running.line(/^Token for bob: Authorization: Bearer (\S+)$/))[1]!;

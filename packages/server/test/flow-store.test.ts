@@ -74,6 +74,31 @@ describe.each(stores)('%s', (_name, make) => {
     const winner = outcomes.indexOf(true);
     expect(await store.get('d')).toMatchObject({ result: { winner } });
   });
+
+  // Issue 15, finding 6: no cap on pending flows per user.
+  it('caps each user’s pending flows, atomically; settled and expired ones free a place', async () => {
+    const store = make();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.create(flow(`p${i}`, { principal: 'erin' }), 3)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(3);
+    const created = results.flatMap((ok, i) => (ok ? [`p${i}`] : []));
+    const refused = results.flatMap((ok, i) => (ok ? [] : [`p${i}`]));
+    for (const id of refused) expect(await store.get(id)).toBeUndefined();
+    // Another user has a quota of their own.
+    expect(await store.create(flow('q0', { principal: 'frank' }), 3)).toBe(true);
+    // A settled flow is no longer pending.
+    expect(await store.settle(created[0]!, { status: 'cancelled' })).toBe(true);
+    expect(await store.create(flow('p8', { principal: 'erin' }), 3)).toBe(true);
+    expect(await store.create(flow('p9', { principal: 'erin' }), 3)).toBe(false);
+    // Nor is an expired one.
+    await store.create(flow('r0', { principal: 'gina', expiresAt: now + 1_000 }), 1);
+    expect(await store.create(flow('r1', { principal: 'gina' }), 1)).toBe(false);
+    now += 2_000;
+    expect(
+      await store.create(flow('r2', { principal: 'gina', createdAt: now, expiresAt: now + 60_000 }), 1),
+    ).toBe(true);
+  });
 });
 
 describe('RedisFlowStore', () => {

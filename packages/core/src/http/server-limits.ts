@@ -4,9 +4,16 @@
  * connections past `maxConnections` is dropped as it arrives.
  */
 export interface HttpServerLimits {
-  /** Time to receive a request's headers. Default 10 s. */
+  /**
+   * Time to receive a request's headers, counted from when the connection opened for its first
+   * request. Default 60 s (a client with many calls in flight may open a connection well before it
+   * writes on it).
+   */
   readonly headersTimeoutMs: number;
-  /** Time to receive a whole request, body included (the response may stream for longer). Default 30 s. */
+  /**
+   * Time to receive a whole request, body included (the response may stream for longer). Default
+   * 120 s, where Node's own default holds a trickled body for 300 s.
+   */
   readonly requestTimeoutMs: number;
   /** Open connections at most; more are closed on arrival. */
   readonly maxConnections: number;
@@ -14,8 +21,8 @@ export interface HttpServerLimits {
 
 /** Defaults for a server meant for many clients (Parley's `listen`, the demo store). */
 export const SERVER_HTTP_LIMITS: HttpServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 60_000,
+  requestTimeoutMs: 120_000,
   maxConnections: 1024,
 };
 

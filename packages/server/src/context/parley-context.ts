@@ -88,7 +88,8 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     protocolVersion: facts.protocolVersion,
     user: facts.user,
     client: {
-      ...(facts.clientInfo?.name !== undefined && { name: facts.clientInfo.name }),
+      // What a client calls itself is untrusted and unbounded: 80 characters is plenty for a name.
+      ...(typeof facts.clientInfo?.name === 'string' && { name: facts.clientInfo.name.slice(0, 80) }),
       ...(facts.clientInfo?.version !== undefined && { version: facts.clientInfo.version }),
     },
     signal: facts.sdk.mcpReq.signal,

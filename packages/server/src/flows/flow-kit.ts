@@ -1,3 +1,4 @@
+import { ToolError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Json } from '../state/round-state.js';
 import { isFlowId, newFlowId } from './flow-id.js';
@@ -41,6 +42,13 @@ export interface FlowsOptions {
   readonly ttlSeconds?: number;
   /** Path prefix of flow pages. Default `/connect`. */
   readonly path?: string;
+  /**
+   * Largest flow `data`, in bytes of JSON. Default 4096. The data often carries what the client
+   * said about itself (its name), which a hostile client can make as large as it likes.
+   */
+  readonly maxDataBytes?: number;
+  /** Pending flows one user may have at once. Default 10. */
+  readonly maxPendingPerUser?: number;
 }
 
 /** What a retry learns about a flow. */
@@ -93,6 +101,13 @@ export class FlowKit {
         `No flow page is registered for ${JSON.stringify(kind)}; add server.flow(${JSON.stringify(kind)}, page).`,
       );
     }
+    const maxData = this.#options.maxDataBytes ?? 4096;
+    const size = new TextEncoder().encode(JSON.stringify(data)).byteLength;
+    if (size > maxData) {
+      throw new ToolError(
+        `This step's data is ${size} bytes, over the ${maxData}-byte limit for a sign-in link; a client name or other text in it is too long.`,
+      );
+    }
     const now = this.#now();
     const flow: FlowRecord = {
       id: newFlowId(),
@@ -104,7 +119,12 @@ export class FlowKit {
       expiresAt: now + (this.#options.ttlSeconds ?? 900) * 1000,
       status: 'pending',
     };
-    await this.#store.create(flow);
+    const maxPending = this.#options.maxPendingPerUser ?? 10;
+    if (!(await this.#store.create(flow, maxPending))) {
+      throw new ToolError(
+        `You already have ${maxPending} links waiting to be opened; finish or cancel one, or try again when they expire.`,
+      );
+    }
     return flow;
   }
 

@@ -35,8 +35,12 @@ export type FlowSettlement =
  * retry that reads them. One store must be shared by every replica of a fleet.
  */
 export interface FlowStore {
-  /** Saves a new pending flow; it disappears (or reads as expired) after `expiresAt`. */
-  create(flow: FlowRecord): Promise<void>;
+  /**
+   * Saves a new pending flow; it disappears (or reads as expired) after `expiresAt`. Returns false
+   * (and saves nothing) when the flow's user already has `maxPendingPerUser` pending, unexpired
+   * flows; the check and the save are one atomic step.
+   */
+  create(flow: FlowRecord, maxPendingPerUser?: number): Promise<boolean>;
   /** The flow, or `undefined` when there is none (never created, or gone after expiry). */
   get(id: string): Promise<FlowRecord | undefined>;
   /**

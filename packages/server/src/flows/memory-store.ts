@@ -3,6 +3,8 @@ import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 /** Flows in this process's memory: right for one process; a fleet needs {@link RedisFlowStore}. */
 export class MemoryFlowStore implements FlowStore {
   readonly #flows = new Map<string, FlowRecord>();
+  /** Each user's flows that may still be pending (pruned as they settle or expire). */
+  readonly #pending = new Map<string, Set<string>>();
   readonly #now: () => number;
   /** How long a settled or expired flow is kept so its link reads as "already used" / "expired". */
   readonly #graceMs: number;
@@ -12,10 +14,20 @@ export class MemoryFlowStore implements FlowStore {
     this.#graceMs = options.graceMs ?? 15 * 60_000;
   }
 
-  async create(flow: FlowRecord): Promise<void> {
+  async create(flow: FlowRecord, maxPendingPerUser = Number.POSITIVE_INFINITY): Promise<boolean> {
     this.#sweep();
     if (this.#flows.has(flow.id)) throw new Error(`Flow ${flow.id} already exists.`);
+    const pending = this.#pending.get(flow.principal) ?? new Set<string>();
+    const now = this.#now();
+    for (const id of pending) {
+      const other = this.#flows.get(id);
+      if (other?.status !== 'pending' || other.expiresAt <= now) pending.delete(id);
+    }
+    if (pending.size >= maxPendingPerUser) return false;
+    pending.add(flow.id);
+    this.#pending.set(flow.principal, pending);
     this.#flows.set(flow.id, flow);
+    return true;
   }
 
   async get(id: string): Promise<FlowRecord | undefined> {
@@ -26,6 +38,7 @@ export class MemoryFlowStore implements FlowStore {
     const flow = this.#flows.get(id);
     if (flow?.status !== 'pending' || flow.expiresAt <= this.#now()) return false;
     this.#flows.set(id, { ...flow, ...settlement });
+    this.#pending.get(flow.principal)?.delete(id);
     return true;
   }
 
@@ -37,5 +50,9 @@ export class MemoryFlowStore implements FlowStore {
   #sweep(): void {
     const cutoff = this.#now() - this.#graceMs;
     for (const [id, flow] of this.#flows) if (flow.expiresAt < cutoff) this.#flows.delete(id);
+    for (const [principal, ids] of this.#pending) {
+      for (const id of ids) if (!this.#flows.has(id)) ids.delete(id);
+      if (ids.size === 0) this.#pending.delete(principal);
+    }
   }
 }

@@ -1,7 +1,20 @@
 import type { Redis } from 'ioredis';
 import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 
-// Settles atomically inside Redis: only a pending, unexpired flow changes, exactly once.
+// Creates atomically inside Redis. KEYS: the flow, its user's pending set (flow ids scored by
+// expiry). ARGV: the record, its TTL in ms, now, the user's pending cap, the flow id, its expiry.
+// Returns 1 created, 0 over the cap, -1 the id exists.
+const CREATE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then return 0 end
+if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return -1 end
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[5])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return 1
+`;
+
+// Settles atomically inside Redis: only a pending, unexpired flow changes, exactly once, and it
+// leaves its user's pending set. KEYS: the flow; ARGV: the settlement, now, the pending-set prefix.
 const SETTLE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
@@ -10,6 +23,7 @@ if flow.status ~= 'pending' or tonumber(flow.expiresAt) <= tonumber(ARGV[2]) the
 local settlement = cjson.decode(ARGV[1])
 for k, v in pairs(settlement) do flow[k] = v end
 redis.call('SET', KEYS[1], cjson.encode(flow), 'KEEPTTL')
+redis.call('ZREM', ARGV[3] .. flow.principal, flow.id)
 return 1
 `;
 
@@ -42,10 +56,28 @@ export class RedisFlowStore implements FlowStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async create(flow: FlowRecord): Promise<void> {
-    const ttl = Math.max(1, flow.expiresAt - this.#now() + this.#graceMs);
-    const created = await this.#redis.set(this.#prefix + flow.id, JSON.stringify(flow), 'PX', ttl, 'NX');
-    if (created !== 'OK') throw new Error(`Flow ${flow.id} already exists.`);
+  async create(flow: FlowRecord, maxPendingPerUser = Number.POSITIVE_INFINITY): Promise<boolean> {
+    const now = this.#now();
+    const ttl = Math.max(1, flow.expiresAt - now + this.#graceMs);
+    const created = await this.#redis.eval(
+      CREATE,
+      2,
+      this.#prefix + flow.id,
+      this.#pendingKey(flow.principal),
+      JSON.stringify(flow),
+      String(ttl),
+      String(now),
+      Number.isFinite(maxPendingPerUser) ? String(maxPendingPerUser) : '1e18',
+      flow.id,
+      String(flow.expiresAt),
+    );
+    if (created === -1) throw new Error(`Flow ${flow.id} already exists.`);
+    return created === 1;
+  }
+
+  /** The key of a user's set of pending flow ids (one key prefix for the Lua script to rebuild). */
+  #pendingKey(principal: string): string {
+    return `${this.#prefix}pending:${principal}`;
   }
 
   async get(id: string): Promise<FlowRecord | undefined> {
@@ -60,6 +92,7 @@ export class RedisFlowStore implements FlowStore {
       this.#prefix + id,
       JSON.stringify(settlement),
       String(this.#now()),
+      `${this.#prefix}pending:`,
     );
     return changed === 1;
   }

@@ -165,7 +165,7 @@ async function openState(
   if (opened.ok) return opened.state;
   app.log(
     'warn',
-    `Refused requestState for ${call.method} '${call.target}': ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
+    `Refused requestState for ${call.method} ${JSON.stringify(call.target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
     {
       reason: opened.reason,
     },

@@ -141,7 +141,7 @@ export function buildSdkServer(
           call(sdk, { method: 'resources/read', target: uri, args: {} }, (ctx) =>
             resource.handler({ uri, params }, ctx),
           ),
-        (error) => report(error, `Resource ${uri}`),
+        (error) => report(error, `Resource ${JSON.stringify(uri)}`),
       );
       return isInputRequiredResult(outcome) ? outcome : toReadResourceResult(outcome, uri, resource.mimeType);
     });

@@ -47,8 +47,15 @@ export interface EndpointOptions {
    * auth info; `undefined` means anonymous.
    */
   readonly authenticate?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
-  /** Open 2025-era sessions at most. Default 1000. */
+  /**
+   * Open 2025-era sessions at most. Default 1000. Sessions with nothing in flight are evicted
+   * (least recently used first, anonymous ones first) before anyone is refused.
+   */
   readonly maxSessions?: number;
+  /** Open 2025-era sessions of one signed-in user at most. Default 20. */
+  readonly maxSessionsPerUser?: number;
+  /** Open 2025-era sessions of all anonymous callers together at most. Default 100. */
+  readonly maxAnonymousSessions?: number;
   /** A 2025-era session idle this long is closed. Default 30 minutes. */
   readonly sessionIdleMs?: number;
 }
@@ -84,6 +91,8 @@ export class Endpoint {
       build: () => buildSdkServer(app, 'legacy'),
       principalOf: app.principalOf,
       maxSessions: options.maxSessions ?? 1000,
+      maxSessionsPerUser: options.maxSessionsPerUser ?? 20,
+      maxAnonymousSessions: options.maxAnonymousSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       maxBodyBytes: this.#maxBodyBytes,
     });

@@ -6,37 +6,57 @@ import {
 } from '@modelcontextprotocol/server';
 import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
+import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
 
 interface Session {
+  readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   readonly principal: string | undefined;
   lastSeen: number;
+  inFlight: number;
 }
 
-export interface LegacySessionOptions {
+export interface LegacySessionOptions extends SessionLimits {
   /** Builds the SDK server for a new 2025-era session. */
   readonly build: () => Server;
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
-  readonly maxSessions: number;
   readonly idleMs: number;
   readonly maxBodyBytes: number;
   readonly now?: () => number;
 }
 
+const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string }>> = {
+  user: {
+    status: 429,
+    message:
+      'Too many open sessions for this user, each busy with a call; end one (DELETE with its Mcp-Session-Id) or wait for a call to finish.',
+  },
+  anonymous: {
+    status: 429,
+    message:
+      'Too many open anonymous sessions, each busy with a call; sign in (send credentials) or try again later.',
+  },
+  server: { status: 503, message: 'Too many open sessions, each busy with a call; try again later.' },
+};
+
 /**
  * Serves 2025-era clients over Streamable HTTP with real sessions (`Mcp-Session-Id`), so the server
  * can send them `elicitation/create` mid-call; the SDK's default stateless legacy serving cannot.
- * A session is bound to the user who opened it.
+ * A session is bound to the user who opened it. Sessions are capped per user, for anonymous callers
+ * together and in all (see {@link admitSession}); idle ones are swept on a timer.
  */
 export class LegacySessions {
   readonly #sessions = new Map<string, Session>();
   readonly #options: LegacySessionOptions;
   readonly #now: () => number;
+  readonly #sweeper: ReturnType<typeof setInterval>;
 
   constructor(options: LegacySessionOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(options.idleMs / 2, 60_000)));
+    this.#sweeper.unref?.();
   }
 
   get size(): number {
@@ -56,40 +76,61 @@ export class LegacySessions {
       }
       session.lastSeen = this.#now();
       const { transport } = session;
-      const response = await transport.handleRequest(request, handleOptions);
-      return cancelOnDisconnect(response, requestIdsOf(parsedBody), (notification) =>
+      // A POST's response ends when its calls finish: until then the session is busy and is not
+      // evicted to make room (a GET's standalone stream does not count).
+      const busy = request.method === 'POST';
+      if (busy) session.inFlight++;
+      let response: Response;
+      try {
+        response = await transport.handleRequest(request, handleOptions);
+      } catch (error) {
+        if (busy) session.inFlight--;
+        throw error;
+      }
+      const cancelling = cancelOnDisconnect(response, requestIdsOf(parsedBody), (notification) =>
         transport.onmessage?.(notification),
       );
+      return busy ? whenEnded(cancelling, () => session.inFlight--) : cancelling;
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
       return Response.json(rpcError(null, HTTP_REFUSED, message), { status: 400 });
     }
-    if (this.#sessions.size >= this.#options.maxSessions) {
-      return Response.json(rpcError(null, HTTP_REFUSED, 'Too many open sessions; try again later.'), {
-        status: 503,
-      });
+    const admission = admitSession(this.#sessions.values(), principal, this.#options);
+    if ('refuse' in admission) {
+      const { status, message } = REFUSALS[admission.refuse];
+      return Response.json(rpcError(null, HTTP_REFUSED, message), { status });
     }
+    for (const id of admission.evict) this.#drop(id);
+    // The session counts from now, not from when the SDK confirms it, so concurrent initializes
+    // cannot all pass the quota check at once.
+    const id = crypto.randomUUID();
     const server = this.#options.build();
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
+      sessionIdGenerator: () => id,
       maxRequestBodySize: this.#options.maxBodyBytes,
-      onsessioninitialized: (id) => {
-        this.#sessions.set(id, { transport, server, principal, lastSeen: this.#now() });
-      },
-      onsessionclosed: (id) => {
-        this.#drop(id);
+      onsessionclosed: (closed) => {
+        this.#drop(closed);
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.#sessions.delete(transport.sessionId);
+      if (this.#sessions.get(id)?.transport === transport) this.#sessions.delete(id);
     };
-    await server.connect(transport);
-    return transport.handleRequest(request, handleOptions);
+    this.#sessions.set(id, { id, transport, server, principal, lastSeen: this.#now(), inFlight: 0 });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request, handleOptions);
+      if (transport.sessionId !== id) this.#drop(id);
+      return response;
+    } catch (error) {
+      this.#drop(id);
+      throw error;
+    }
   }
 
-  /** Ends every session (their pending questions are rejected). */
+  /** Ends every session (their pending questions are rejected) and stops the sweep. */
   async closeAll(): Promise<void> {
+    clearInterval(this.#sweeper);
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
@@ -104,7 +145,48 @@ export class LegacySessions {
   #sweep(): void {
     const cutoff = this.#now() - this.#options.idleMs;
     for (const [id, session] of this.#sessions) {
-      if (session.lastSeen < cutoff) this.#drop(id);
+      if (session.lastSeen < cutoff && session.inFlight === 0) this.#drop(id);
     }
   }
+}
+
+/** `response`, calling `ended` once when its body ends, fails or is cancelled (or now, if it has none). */
+function whenEnded(response: Response, ended: () => void): Response {
+  let called = false;
+  const once = () => {
+    if (!called) {
+      called = true;
+      ended();
+    }
+  };
+  if (!response.body) {
+    once();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          once();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        once();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

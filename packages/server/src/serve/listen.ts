@@ -25,8 +25,8 @@ export interface ListenOptions extends EndpointOptions {
    */
   readonly routes?: (request: Request) => Response | undefined | Promise<Response | undefined>;
   /**
-   * Timeouts and the connection cap of the listener. Defaults: headers within 10 s, a whole
-   * request within 30 s, 1024 connections.
+   * Timeouts and the connection cap of the listener. Defaults: headers within 60 s, a whole
+   * request within 120 s, 1024 connections.
    */
   readonly limits?: Partial<HttpServerLimits>;
 }
