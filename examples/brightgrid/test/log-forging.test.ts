@@ -18,6 +18,8 @@ it('a URI with a newline and ESC cannot forge a log line or reach the terminal',
       accept: 'application/json',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'resources/read',
+      // A header cannot carry a newline: the spec's base64 form names the URI.
+      'mcp-name': `=?base64?${Buffer.from(uri).toString('base64')}?=`,
       authorization: `Bearer ${brightgrid.tokens.alice}`,
     },
     body: JSON.stringify({
