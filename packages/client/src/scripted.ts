@@ -30,11 +30,16 @@ export type ScriptedAnswer =
 /**
  * Answers in order (an array), or keyed by question: the `inputRequests` key (or Parley's handshake
  * `_meta` key), falling back to the message text. A keyed value is one answer (used every time the
- * question comes) or an array (used in order).
+ * question comes) or an array (used in order). A function answers every question; returning
+ * `undefined` leaves a question unanswered.
  */
 export type ScriptedAnswers =
   | readonly ScriptedAnswer[]
-  | Readonly<Record<string, ScriptedAnswer | readonly ScriptedAnswer[]>>;
+  | Readonly<Record<string, ScriptedAnswer | readonly ScriptedAnswer[]>>
+  | ((
+      request: FormRequest | UrlRequest,
+      context: AskContext,
+    ) => ScriptedAnswer | undefined | Promise<ScriptedAnswer | undefined>);
 
 /** One question a scripted UI was asked, and what it answered. */
 export interface AskRecord {
@@ -79,8 +84,9 @@ export function scripted(
   options: ScriptedOptions = {},
 ): ElicitationUI & { readonly asked: readonly AskRecord[] } {
   const asked: AskRecord[] = [];
+  const answerAll = typeof answers === 'function' ? answers : undefined;
   const ordered = Array.isArray(answers) ? [...answers] : undefined;
-  const keyed = Array.isArray(answers) ? undefined : (answers as Record<string, unknown>);
+  const keyed = Array.isArray(answers) || answerAll ? undefined : (answers as Record<string, unknown>);
   const used = new Map<string, number>();
   const waits = new WeakMap<UrlRequest, 'finished' | 'cancel'>();
 
@@ -88,7 +94,11 @@ export function scripted(
     request: FormRequest | UrlRequest,
     context: AskContext,
   ): Promise<Record<string, unknown>> => {
-    let answer: unknown = ordered ? ordered.shift() : pick(keyed!, used, context.key, request.message);
+    let answer: unknown = answerAll
+      ? answerAll
+      : ordered
+        ? ordered.shift()
+        : pick(keyed!, used, context.key, request.message);
     while (typeof answer === 'function') answer = await answer(request, context);
     if (answer === undefined) throw unanswered(request, context);
     return normalize(answer);

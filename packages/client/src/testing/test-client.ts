@@ -1,0 +1,126 @@
+import { connect } from '../connect.js';
+import type { ConnectOptions } from '../options.js';
+import type { ParleyClient } from '../parley-client.js';
+import { type AskRecord, type ScriptedAnswers, type ScriptedOptions, scripted } from '../scripted.js';
+import { IN_PROCESS_URL, type InProcessServer, inProcessFetch } from './in-process.js';
+
+/** Options for {@link testClient}. All optional. */
+export interface TestClientOptions<EndpointOptions = never>
+  extends Pick<
+    ConnectOptions,
+    'clientInfo' | 'maxRounds' | 'questionTimeoutMs' | 'requestTimeoutMs' | 'onEvent' | 'headers'
+  > {
+  /**
+   * How the person answers, as for `scripted()`: keyed by question key (falling back to the
+   * message), in order (an array), or a function of the question. A question with no answer fails
+   * the call with a `ParleyError` of kind `unanswered` that names it. Default: no answers.
+   *
+   * @example
+   * { name: 'Ada', size: ['XXL', 'L'], confirm: { action: 'decline' } }
+   */
+  answers?: ScriptedAnswers;
+  /**
+   * The protocol era: `modern` (2026-07-28, default) or `handshake` (the newest 2025 revision the
+   * SDK speaks, over an `initialize` session). Test both: a handler runs differently on each.
+   */
+  era?: 'modern' | 'handshake';
+  /** Which kinds of question the client declares. Default: forms and URLs. */
+  modes?: ScriptedOptions['modes'];
+  /**
+   * Passed to `server.endpoint()`, e.g. `{ authenticate: () => ({ token: 't', clientId: 'c', scopes: [], extra: { sub: 'alice' } }) }`
+   * to make every call come from the user `alice`.
+   */
+  endpoint?: EndpointOptions;
+}
+
+/** A client connected in-process, and every question it was asked. */
+export interface TestClient extends ParleyClient {
+  /**
+   * Every question asked so far, in order, across calls: its key, message, mode, `round` (on
+   * 2026-07-28 the nth `input_required` result of the call; on the handshake era the nth question
+   * of the call), the schema or URL, and the answer given.
+   */
+  readonly asked: readonly AskRecord[];
+}
+
+/**
+ * Connects a client to a server in this process: no child process, no socket, no port. Requests go
+ * straight to the server's endpoint (`server.endpoint()`, the same code that serves HTTP), so tools
+ * run exactly as they would for a real client, on the era you choose. This is the way to test a
+ * Parley server.
+ *
+ * @example
+ * import { createServer, ask } from '@parley/server';
+ * import { testClient } from '@parley/client/testing';
+ *
+ * const server = createServer({ name: 'greeter', version: '1.0.0' });
+ * server.tool('greet', { description: 'Greets you' }, async (_args, ctx) => {
+ *   const name = await ctx.elicit('Your name?', ask.text(), { key: 'name' });
+ *   return name.action === 'accept' ? `Hello, ${name.value}!` : 'Hello!';
+ * });
+ *
+ * const client = await testClient(server, { answers: { name: 'Ada' } });
+ * const result = await client.callTool('greet'); // content: [{ type: 'text', text: 'Hello, Ada!' }]
+ * client.asked; // [{ key: 'name', message: 'Your name?', round: 1, answer: { action: 'accept', ... }, ... }]
+ * await client.close();
+ */
+export async function testClient<EndpointOptions = never>(
+  server: InProcessServer<EndpointOptions>,
+  options: TestClientOptions<EndpointOptions> = {},
+): Promise<TestClient> {
+  const { answers, era, modes, endpoint: endpointOptions, ...connectOptions } = options;
+  const ui = scripted(answers ?? {}, modes ? { modes } : {});
+  const endpoint = server.endpoint(endpointOptions);
+  let client: ParleyClient;
+  try {
+    client = await connect(IN_PROCESS_URL, {
+      ...connectOptions,
+      ui,
+      era: era ?? 'modern',
+      fetch: inProcessFetch(endpoint),
+    });
+  } catch (error) {
+    await endpoint.close();
+    throw error;
+  }
+  return new InProcessClient(client, ui.asked, () => endpoint.close());
+}
+
+class InProcessClient implements TestClient {
+  constructor(
+    private readonly client: ParleyClient,
+    readonly asked: readonly AskRecord[],
+    private readonly closeEndpoint: () => Promise<void>,
+  ) {}
+
+  get server() {
+    return this.client.server;
+  }
+  get era() {
+    return this.client.era;
+  }
+  get protocolVersion() {
+    return this.client.protocolVersion;
+  }
+  get capabilities() {
+    return this.client.capabilities;
+  }
+  get instructions() {
+    return this.client.instructions;
+  }
+  listTools: ParleyClient['listTools'] = () => this.client.listTools();
+  listPrompts: ParleyClient['listPrompts'] = () => this.client.listPrompts();
+  listResources: ParleyClient['listResources'] = () => this.client.listResources();
+  listResourceTemplates: ParleyClient['listResourceTemplates'] = () => this.client.listResourceTemplates();
+  callTool: ParleyClient['callTool'] = (...args) => this.client.callTool(...args);
+  getPrompt: ParleyClient['getPrompt'] = (...args) => this.client.getPrompt(...args);
+  readResource: ParleyClient['readResource'] = (...args) => this.client.readResource(...args);
+
+  async close(): Promise<void> {
+    try {
+      await this.client.close();
+    } finally {
+      await this.closeEndpoint();
+    }
+  }
+}
