@@ -22,6 +22,7 @@ export default defineConfig({
             'bench/src/**/*.test.ts',
             'fleet/src/**/*.test.ts',
             'testing/src/**/*.test.ts',
+            'docs/**/*.test.ts',
           ],
           testTimeout: 20_000,
         },
