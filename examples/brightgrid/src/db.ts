@@ -164,12 +164,21 @@ export class Store {
     this.#db = new Database(file);
     this.#now = options.now ?? (() => new Date());
     this.#sessionSeconds = options.sessionSeconds ?? 8 * 3600;
-    this.#db.pragma('journal_mode = WAL');
+    // Replicas starting together on a fresh shared database: wait for each other's locks (set
+    // before anything else), and create and seed in one IMMEDIATE transaction, which takes the
+    // write lock up front (a deferred one that reads first cannot wait for it: SQLITE_BUSY).
     this.#db.pragma('busy_timeout = 5000');
+    retryWhileBusy(() => this.#db.pragma('journal_mode = WAL'));
     this.#db.pragma('foreign_keys = ON');
-    this.#db.exec(SCHEMA);
-    this.#addIdempotencyKeys();
-    this.#seed();
+    retryWhileBusy(() =>
+      this.#db
+        .transaction(() => {
+          this.#db.exec(SCHEMA);
+          this.#addIdempotencyKeys();
+          this.#seed();
+        })
+        .immediate(),
+    );
   }
 
   /**
@@ -217,19 +226,17 @@ export class Store {
     const addTag = db.prepare('INSERT OR IGNORE INTO tags VALUES (?, ?)');
     const addProduct = db.prepare('INSERT OR IGNORE INTO products VALUES (?, ?)');
     const tagProduct = db.prepare('INSERT OR IGNORE INTO product_tags VALUES (?, ?)');
-    db.transaction(() => {
-      for (const user of DEMO_USERS) {
-        // Hashing is slow on purpose: only for users not seeded yet.
-        if (hasUser.get(user.name)) continue;
-        addUser.run(user.name, user.displayName, user.email, hashPassword(user.password));
-      }
-      for (const d of DESTINATIONS) addDestination.run(d.code, d.city, d.fareEur);
-      for (const t of TAGS) addTag.run(t.slug, t.title);
-      for (const p of PRODUCTS) {
-        // Only a new product gets its starting tags, so tags people chose survive a restart.
-        if (addProduct.run(p.sku, p.name).changes === 1) for (const tag of p.tags) tagProduct.run(p.sku, tag);
-      }
-    })();
+    for (const user of DEMO_USERS) {
+      // Hashing is slow on purpose: only for users not seeded yet.
+      if (hasUser.get(user.name)) continue;
+      addUser.run(user.name, user.displayName, user.email, hashPassword(user.password));
+    }
+    for (const d of DESTINATIONS) addDestination.run(d.code, d.city, d.fareEur);
+    for (const t of TAGS) addTag.run(t.slug, t.title);
+    for (const p of PRODUCTS) {
+      // Only a new product gets its starting tags, so tags people chose survive a restart.
+      if (addProduct.run(p.sku, p.name).changes === 1) for (const tag of p.tags) tagProduct.run(p.sku, tag);
+    }
   }
 
   #timestamp(): string {
@@ -472,6 +479,19 @@ export class Store {
         'SELECT user, client, linked_at AS linkedAt FROM store_links WHERE user = ?',
       )
       .get(user);
+  }
+}
+
+/** Runs `work`, again after a short pause while SQLite says another connection holds the lock. */
+function retryWhileBusy<T>(work: () => T, attempts = 20): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_BUSY') || attempt >= attempts) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+    }
   }
 }
 

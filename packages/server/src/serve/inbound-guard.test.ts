@@ -36,3 +36,23 @@ describe('inboundProblem', () => {
     );
   });
 });
+
+// Issue 15, finding 8: `prompts/get` with array arguments answered -32603 with a raw zod dump.
+describe('inboundProblem on a call’s own parameters', () => {
+  it.each([
+    [call({ name: 'p', arguments: ['a'] }, 'prompts/get'), /"arguments" must be an object/],
+    [call({ name: 'p', arguments: { sku: 5 } }, 'prompts/get'), /prompt argument 'sku' must be a string/],
+    [call({ name: 't', arguments: 'x' }), /"arguments" must be an object/],
+    [call({ name: 7 }), /"name" must be a string/],
+    [call({ uri: ['x'] }, 'resources/read'), /"uri" must be a string/],
+  ])('refuses %j briefly', (message, reason) => {
+    const problem = inboundProblem(message);
+    expect(problem).toMatch(reason);
+    expect(problem!.length).toBeLessThan(100);
+  });
+
+  it('accepts well-formed calls', () => {
+    expect(inboundProblem(call({ name: 'p', arguments: { sku: 'BG-100' } }, 'prompts/get'))).toBeUndefined();
+    expect(inboundProblem(call({ uri: 'brightgrid://returns' }, 'resources/read'))).toBeUndefined();
+  });
+});

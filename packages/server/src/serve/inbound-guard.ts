@@ -27,5 +27,24 @@ export function inboundProblem(message: unknown): string | undefined {
   if ('requestState' in params && typeof params.requestState !== 'string') {
     return 'Invalid requestState: it must be the exact string the server sent, or absent';
   }
+  return paramsProblem(message.method, params);
+}
+
+/**
+ * The client mistakes in a call's own parameters that the SDK would otherwise answer with an
+ * internal error carrying its schema library's dump: a short reason instead.
+ */
+function paramsProblem(method: string, params: Record<string, unknown>): string | undefined {
+  if (method === 'resources/read') {
+    return typeof params.uri === 'string' ? undefined : 'Invalid params: "uri" must be a string';
+  }
+  if (typeof params.name !== 'string') return 'Invalid params: "name" must be a string';
+  const args = params.arguments;
+  if (args === undefined) return undefined;
+  if (!isRecord(args)) return 'Invalid params: "arguments" must be an object of named arguments';
+  if (method === 'prompts/get') {
+    const notText = Object.entries(args).find(([, value]) => typeof value !== 'string');
+    if (notText) return `Invalid params: prompt argument '${notText[0]}' must be a string`;
+  }
   return undefined;
 }
