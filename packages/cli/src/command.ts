@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 /** The process around a command: its streams and environment (tests pass their own). */
 export interface CliIO {
   readonly stdin: Readable & { isTTY?: boolean };
-  readonly stdout: Writable;
+  readonly stdout: Writable & { isTTY?: boolean };
   readonly stderr: Writable & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
 }

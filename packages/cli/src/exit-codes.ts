@@ -28,7 +28,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  the person declined or cancelled, and the call ended because of it (a tool that
      handles the decline itself and returns a normal result exits 0)
   4  protocol or connection error: unreachable server, protocol violation, JSON-RPC
-     error from the server, timeout, or too many rounds`;
+     error from the server, timeout, too many rounds, or a server past the
+     client's limits (questions, fields, message or result size)`;
 
 /** The exit code for an error thrown while running a call. */
 export function exitCodeForError(error: unknown, endedOnRefusal: boolean): number {

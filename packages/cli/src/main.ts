@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { CliIO, Command } from './command.js';
 import { commands as defaultCommands } from './commands/table.js';
 import { EXIT, EXIT_CODES_HELP, UsageError } from './exit-codes.js';
-import { writeText } from './print.js';
+import { say, terminalSafeStdout, writeText } from './print.js';
 
 // package.json sits one level above both src/ and dist/.
 export const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -30,9 +30,10 @@ ${EXIT_CODES_HELP}`;
  */
 export async function main(
   argv: readonly string[],
-  io: CliIO,
+  processIO: CliIO,
   commands: readonly Command[] = defaultCommands,
 ): Promise<number> {
+  const io: CliIO = { ...processIO, stdout: terminalSafeStdout(processIO.stdout) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
     writeText(name === undefined ? io.stderr : io.stdout, overview(commands));
@@ -53,14 +54,15 @@ export async function main(
   try {
     return await command.run(rest, io);
   } catch (error) {
-    io.stderr.write(`parley: ${(error as Error).message}\n`);
+    say(io.stderr, `parley: ${(error as Error).message}`);
     return error instanceof UsageError ? EXIT.usage : EXIT.failure;
   }
 }
 
 function unknown(name: string, commands: readonly Command[], io: CliIO): number {
-  io.stderr.write(
-    `parley: unknown command "${name}"; the commands are ${commands.map((command) => command.name).join(', ')} (see parley help)\n`,
+  say(
+    io.stderr,
+    `parley: unknown command "${name}"; the commands are ${commands.map((command) => command.name).join(', ')} (see parley help)`,
   );
   return EXIT.usage;
 }

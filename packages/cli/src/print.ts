@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@parley/client';
+import { terminalText } from '@parley/client/terminal';
 
 type Block = CallToolResult['content'][number];
 
@@ -53,4 +55,24 @@ export function writeText(stream: NodeJS.WritableStream, text: string): void {
 
 export function writeJson(stream: NodeJS.WritableStream, value: unknown): void {
   stream.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes one message of the CLI's own on stderr; server text in it (names, errors) is made inert. */
+export function say(stream: NodeJS.WritableStream, text: string): void {
+  stream.write(`${terminalText(text)}\n`);
+}
+
+/**
+ * Standard output as the CLI writes it: on a terminal, every character a server could use to move
+ * the cursor, erase, set the title, write the clipboard or hide a link is made visible and inert
+ * (`terminalText`); a pipe or a file gets the text exactly as the server sent it.
+ */
+export function terminalSafeStdout<T extends Writable & { isTTY?: boolean }>(stdout: T): Writable {
+  if (stdout.isTTY !== true) return stdout;
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      stdout.write(terminalText(typeof chunk === 'string' ? chunk : chunk.toString('utf8')), done);
+    },
+  });
 }

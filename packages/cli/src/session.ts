@@ -12,6 +12,7 @@ import type { CliIO } from './command.js';
 import type { ConnectionSettings } from './connection-options.js';
 import { EXIT, exitCodeForError, UsageError } from './exit-codes.js';
 import { noTerminalUI } from './no-terminal-ui.js';
+import { say as sayOn } from './print.js';
 import { RefusalWatch } from './refusal-watch.js';
 import { describeEvent } from './verbose.js';
 
@@ -36,7 +37,7 @@ export async function withSession(
   io: CliIO,
   action: (session: Session) => Promise<number>,
 ): Promise<number> {
-  const say = (line: string) => io.stderr.write(`${line}\n`);
+  const say = (line: string) => sayOn(io.stderr, line);
   let ui: ElicitationUI;
   try {
     ui = await chooseUI(settings, io);

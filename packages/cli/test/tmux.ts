@@ -17,11 +17,12 @@ export class Terminal {
   /**
    * Starts `argv` in a 120×50 UTF-8 terminal with `env` added to its environment. With `stdoutFile`,
    * the command's stdout goes to that file (as in `parley call ... > out.txt`) while the prompts,
-   * drawn on stderr, stay on the terminal.
+   * drawn on stderr, stay on the terminal. With `rawOutput`, every byte the command writes to the
+   * terminal is also appended to that file, from its first byte (tmux pipe-pane).
    */
   static async start(
     argv: readonly string[],
-    options: { env?: Record<string, string>; stdoutFile?: string } = {},
+    options: { env?: Record<string, string>; stdoutFile?: string; rawOutput?: string } = {},
   ): Promise<Terminal> {
     const env = options.env ?? {};
     const dir = await mkdtemp(join(tmpdir(), 'parley-tty-'));
@@ -31,7 +32,10 @@ export class Terminal {
     const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
     // The shell writes the exit status to a file: more dependable than tmux noticing the pane died.
     const redirect = options.stdoutFile ? ` > ${quote(options.stdoutFile)}` : '';
-    const command = `${argv.map(quote).join(' ')}${redirect}; echo $? > ${quote(join(dir, 'status'))}`;
+    // With rawOutput the command waits until the pipe is attached, so no byte escapes it.
+    const go = join(dir, 'go');
+    const wait = options.rawOutput ? `while [ ! -e ${quote(go)} ]; do sleep 0.05; done; ` : '';
+    const command = `${wait}${argv.map(quote).join(' ')}${redirect}; echo $? > ${quote(join(dir, 'status'))}`;
     const environment = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     await run('tmux', [
       '-u',
@@ -50,7 +54,25 @@ export class Terminal {
       ...environment,
       command,
     ]);
+    if (options.rawOutput) {
+      await run('tmux', ['-S', socket, 'pipe-pane', '-t', 'parley', `cat >> ${quote(options.rawOutput)}`]);
+      await writeFile(go, '');
+    }
     return new Terminal(socket, dir);
+  }
+
+  /** The pane's title, as the program running in it may have set it (OSC 0 / OSC 2). */
+  async title(): Promise<string> {
+    const { stdout } = await run('tmux', [
+      '-S',
+      this.socket,
+      'display-message',
+      '-p',
+      '-t',
+      'parley',
+      '#{pane_title}',
+    ]);
+    return stdout.trim();
   }
 
   /** Everything the terminal showed so far, scrollback included, wrapped lines joined. */

@@ -2,6 +2,7 @@ import { applyDefaults, parseContent, receiveRequestedSchema } from '@parley/cor
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
+import { checkLimit } from './limits.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
 import type { ElicitResult, FormRequest } from './types.js';
 
@@ -19,6 +20,10 @@ export async function askForm(
   if (!connection.ui.modes.form) {
     return { kind: 'unshowable', reason: 'this host does not show forms (it declared no form mode)' };
   }
+  checkLimit(connection, slot.call, 'messageLength', message.length, 'a question message too long');
+  const properties = (schema as { properties?: unknown } | null)?.properties;
+  const fields = typeof properties === 'object' && properties !== null ? Object.keys(properties).length : 0;
+  checkLimit(connection, slot.call, 'fieldsPerForm', fields, 'a form with too many fields');
   // Liberal in what it accepts: a root title, FastMCP's untyped multi-select items and the like are
   // normalised into the subset; anything whose meaning is not clear is refused unseen.
   const received = receiveRequestedSchema(schema);
@@ -33,6 +38,7 @@ export async function askForm(
     ...(received.description !== undefined && { description: received.description }),
   };
   const result = await connection.queue.ask(slot.group, slot.call.signal, async (position) => {
+    if (slot.together?.cancelled) return { value: { action: 'cancel' } as ElicitResult };
     const outcome = await callHost(
       slot.call.signal,
       connection.settings.questionTimeoutMs,
@@ -40,7 +46,9 @@ export async function askForm(
       { server: connection.server.name, call: slot.call.info },
     );
     const answer: ElicitResult = outcome.kind === 'timeout' ? { action: 'cancel' } : outcome.value;
-    return { value: checkedAnswer(connection, slot, request, answer) };
+    const checked = checkedAnswer(connection, slot, request, answer);
+    if (checked.action === 'cancel' && slot.together) slot.together.cancelled = true;
+    return { value: checked };
   });
   return { kind: 'answer', result };
 }

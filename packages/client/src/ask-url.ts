@@ -2,6 +2,7 @@ import { inspectUrl, type UrlInspection } from '@parley/core/url';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
+import { checkLimit } from './limits.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
 import type { Position } from './question-queue.js';
 import type { ElicitResult, UrlConsent, UrlRequest } from './types.js';
@@ -31,6 +32,8 @@ export async function askUrl(
   if (!connection.ui.modes.url) {
     return { kind: 'unshowable', reason: 'this host does not open URLs (it declared no URL mode)' };
   }
+  checkLimit(connection, slot.call, 'messageLength', request.message.length, 'a question message too long');
+  checkLimit(connection, slot.call, 'messageLength', request.url.length, 'a URL too long');
   const inspection = inspectUrl(request.url);
   if (!inspection.allowed) {
     await connection.queue.ask(slot.group, slot.call.signal, async (position) => {
@@ -45,10 +48,13 @@ export async function askUrl(
     };
   }
   const result = await connection.queue.ask<ElicitResult>(slot.group, slot.call.signal, async (position) => {
+    if (slot.together?.cancelled) return { value: { action: 'cancel' } };
     const action = await consent(connection, slot, request, inspection, position);
+    if (action === 'cancel' && slot.together) slot.together.cancelled = true;
     if (action !== 'accept') return { value: { action } };
     if (flow === 'wait-first') {
       const done = await waitUntilDone(connection, slot, request, inspection, position);
+      if (done === 'cancel' && slot.together) slot.together.cancelled = true;
       return { value: { action: done === 'finished' ? 'accept' : 'cancel' } };
     }
     const hold = waitUntilDone(connection, slot, request, inspection, position).then(

@@ -21,6 +21,7 @@ export type ParleyErrorKind =
   | 'protocol'
   | 'timeout'
   | 'round-limit'
+  | 'too-large'
   | 'unanswered'
   | 'invalid-answer'
   | 'host'

@@ -4,6 +4,7 @@ import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import type { AnswerSummary } from './events.js';
+import { checkLimit } from './limits.js';
 import { sendLeg } from './send-leg.js';
 
 /** Requests of a call that may meet the same URL-required error before the client gives up. */
@@ -62,11 +63,19 @@ async function visitRequiredUrls(
   call: CallState,
   required: UrlElicitationRequiredError,
 ) {
+  checkLimit(
+    connection,
+    call,
+    'questionsPerRound',
+    required.elicitations.length,
+    'too many URLs in one URL-required error',
+  );
   const group = `${call.id}:required:${call.questions}`;
+  const together = { cancelled: false };
   const answers = await Promise.all(
     required.elicitations.map(async (elicitation) => {
       call.questions += 1;
-      const slot = { call, round: call.questions, group };
+      const slot = { call, round: call.questions, group, together };
       const outcome = await askUrl(connection, slot, elicitation, 'wait-first');
       const action = outcome.kind === 'answer' ? outcome.result.action : 'cancel';
       if (outcome.kind === 'unshowable' || outcome.refused !== undefined) {

@@ -18,6 +18,7 @@ export { connect } from './connect.js';
 export { describeCall, ParleyError, type ParleyErrorDetails, type ParleyErrorKind } from './errors.js';
 export type { AnswerSummary, CallEvent, CallMethod } from './events.js';
 export { PARLEY_KEY_META } from './handshake-handlers.js';
+export { type ClientLimits, DEFAULT_LIMITS } from './limits.js';
 export {
   type ConnectOptions,
   DEFAULT_MAX_ROUNDS,

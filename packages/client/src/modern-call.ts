@@ -3,6 +3,7 @@ import { answerInputRequest, type InputAnswer, isInputRequestMethod } from './as
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
+import { checkLimit } from './limits.js';
 import { sendLeg } from './send-leg.js';
 
 /** Pause before retrying an `input_required` that carried only `requestState` (no questions). */
@@ -46,6 +47,7 @@ export async function runModernCall(
       );
     }
     checkInputRequests(connection, call, requests);
+    checkLimit(connection, call, 'questionsPerRound', keys.length, 'too many questions in one round');
     const answers = keys.length > 0 ? await answerRound(connection, call, round, requests) : await pace(call);
     retry = {
       ...(answers !== undefined && {
@@ -82,12 +84,18 @@ async function answerRound(
   requests: Record<string, unknown>,
 ): Promise<(InputAnswer & { key: string })[]> {
   const group = `${call.id}:${round}`;
+  const together = { cancelled: false };
   const answers = await Promise.all(
     Object.entries(requests).map(async ([key, entry]) => {
       const { method, params } = entry as { method: string; params?: unknown };
       if (!isInputRequestMethod(method)) throw new Error('unreachable: checked before asking');
       try {
-        const answer = await answerInputRequest(connection, { call, round, key, group }, method, params);
+        const answer = await answerInputRequest(
+          connection,
+          { call, round, key, group, together },
+          method,
+          params,
+        );
         if (answer.skipped) {
           connection.emit({
             type: 'skipped',

@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import type { CallEvent } from './events.js';
+import { type ClientLimits, DEFAULT_LIMITS } from './limits.js';
 import type { ElicitationUI } from './types.js';
 
 /**
@@ -28,6 +29,11 @@ export interface ConnectOptions {
    * questions. Default 60 seconds.
    */
   requestTimeoutMs?: number;
+  /**
+   * Caps on what one server may send: questions per round, fields per form, message length and
+   * result size (see `DEFAULT_LIMITS`). A server past one ends its call with a `too-large` error.
+   */
+  limits?: Partial<ClientLimits>;
   /** Every step of every call, for logs and timelines. A throwing listener is ignored. */
   onEvent?: (event: CallEvent) => void;
   /** stdio: extra environment for the server process, on top of the SDK's safe default set. */
@@ -47,6 +53,7 @@ export interface Settings {
   readonly maxRounds: number;
   readonly questionTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  readonly limits: ClientLimits;
 }
 
 export const DEFAULT_MAX_ROUNDS = 20;
@@ -66,5 +73,23 @@ export function resolveSettings(options: ConnectOptions): Settings {
     maxRounds: Math.floor(positive(options.maxRounds, DEFAULT_MAX_ROUNDS, 'maxRounds')),
     questionTimeoutMs: positive(options.questionTimeoutMs, DEFAULT_QUESTION_TIMEOUT_MS, 'questionTimeoutMs'),
     requestTimeoutMs: positive(options.requestTimeoutMs, DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs'),
+    limits: {
+      questionsPerRound: Math.floor(
+        positive(
+          options.limits?.questionsPerRound,
+          DEFAULT_LIMITS.questionsPerRound,
+          'limits.questionsPerRound',
+        ),
+      ),
+      fieldsPerForm: Math.floor(
+        positive(options.limits?.fieldsPerForm, DEFAULT_LIMITS.fieldsPerForm, 'limits.fieldsPerForm'),
+      ),
+      messageLength: Math.floor(
+        positive(options.limits?.messageLength, DEFAULT_LIMITS.messageLength, 'limits.messageLength'),
+      ),
+      resultBytes: Math.floor(
+        positive(options.limits?.resultBytes, DEFAULT_LIMITS.resultBytes, 'limits.resultBytes'),
+      ),
+    },
   };
 }

@@ -10,6 +10,11 @@ export interface QuestionSlot {
   readonly key?: string;
   /** Questions of one group are numbered together (one round of one call). */
   readonly group: string;
+  /**
+   * Shared by the questions of one group: once the person cancels one, the rest are answered
+   * `cancel` without being shown (cancel ends the whole round).
+   */
+  readonly together?: { cancelled: boolean };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
+import { checkLimit } from './limits.js';
 import { translateError } from './translate-error.js';
 
 /** Longest timeout `setTimeout` accepts; the SDK's own timer is switched off in favour of ours. */
@@ -46,7 +47,15 @@ export async function sendLeg(
         { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true },
       ),
     );
-    return (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+    const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+    checkLimit(
+      connection,
+      call,
+      'resultBytes',
+      Buffer.byteLength(JSON.stringify(record)),
+      'a result too large',
+    );
+    return record;
   } catch (error) {
     if (signal.aborted) throw stopReason(connection, call, signal.reason);
     throw translateError(error, connection.server.name, call.info);

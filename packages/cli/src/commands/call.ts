@@ -4,7 +4,7 @@ import { CONNECTION_FLAGS, CONNECTION_FLAGS_HELP, readConnectionSettings } from 
 import { handshakeEraHint, needsHandshakeEra } from '../era-hint.js';
 import { EXIT, EXIT_CODES_HELP, exitCodeForResult } from '../exit-codes.js';
 import { parseCommandArgs } from '../parse-command-args.js';
-import { toolResultText, writeJson, writeText } from '../print.js';
+import { say, toolResultText, writeJson, writeText } from '../print.js';
 import { withSession } from '../session.js';
 
 const CALL_FLAGS = {
@@ -51,10 +51,10 @@ Examples:
       if (settings.output === 'json') writeJson(io.stdout, result);
       else writeText(io.stdout, toolResultText(result));
       const code = exitCodeForResult(result.isError === true, endedOnRefusal());
-      if (code === EXIT.toolError) io.stderr.write(`parley: ${tool} reported an error\n`);
+      if (code === EXIT.toolError) say(io.stderr, `parley: ${tool} reported an error`);
       if (needsHandshakeEra(client, result.isError === true, toolResultText(result)))
-        io.stderr.write(handshakeEraHint(client.server.name));
-      if (code === EXIT.refused) io.stderr.write(`parley: ${tool} ended after you declined or cancelled\n`);
+        say(io.stderr, handshakeEraHint(client.server.name).trimEnd());
+      if (code === EXIT.refused) say(io.stderr, `parley: ${tool} ended after you declined or cancelled`);
       return code;
     });
   },

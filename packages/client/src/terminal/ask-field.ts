@@ -2,6 +2,7 @@ import { isCancel, log, multiselect, select, text } from '@clack/prompts';
 import { checkField, type FormField, type FormValue } from '@parley/core/form';
 import { fieldLabel, placeholderFor, readTyped } from './field-text.js';
 import { promptSignal, type TerminalIO } from './io.js';
+import { isTerminalSafe, terminalLine, terminalText } from './terminal-text.js';
 
 /** The person pressed Escape or Ctrl-C. */
 export const CANCELLED = Symbol('cancelled');
@@ -36,8 +37,8 @@ export async function askField(
     case 'choice': {
       const options = (field.options ?? []).map((option) => ({
         value: option.value,
-        label: option.label,
-        ...(option.label !== option.value && { hint: option.value }),
+        label: terminalLine(option.label),
+        ...(option.label !== option.value && { hint: terminalLine(option.value) }),
       }));
       if (!field.required) options.push({ value: NO_ANSWER, label: 'No answer' });
       const initialValue = typeof current === 'string' ? current : field.required ? undefined : NO_ANSWER;
@@ -52,11 +53,14 @@ export async function askField(
     case 'many':
       return askMany(io, field, current, signal);
     default: {
-      const placeholder = placeholderFor(field);
+      // A default the terminal cannot show as it is is not typed in for the person: it is shown, inert.
+      const prefill = current === undefined ? '' : String(current);
+      const shown = isTerminalSafe(prefill) ? prefill : '';
+      const placeholder = shown === prefill ? placeholderFor(field) : terminalText(prefill);
       const typed = await text({
         ...common,
         ...(placeholder !== undefined && { placeholder }),
-        initialValue: current === undefined ? '' : String(current),
+        initialValue: shown,
         validate: (value) => {
           const read = readTyped(field, value ?? '');
           return read.ok ? undefined : read.message;
@@ -82,7 +86,10 @@ async function askMany(
       ...io,
       signal: promptSignal(signal),
       message: fieldLabel(field),
-      options: (field.options ?? []).map((option) => ({ value: option.value, label: option.label })),
+      options: (field.options ?? []).map((option) => ({
+        value: option.value,
+        label: terminalLine(option.label),
+      })),
       initialValues: selected,
       required: false,
     });
@@ -90,7 +97,7 @@ async function askMany(
     const value = chosen.length === 0 && !field.required ? undefined : chosen;
     const problem = checkField(field, value);
     if (problem === undefined) return value;
-    log.error(problem, io);
+    log.error(terminalText(problem), io);
     selected = chosen;
   }
 }

@@ -1,9 +1,11 @@
 import { isCancel, log, select } from '@clack/prompts';
-import { displayValue, type FormField, type FormValue, listFields, parseContent } from '@parley/core/form';
+import { type FormField, type FormValue, listFields, parseContent } from '@parley/core/form';
 import type { AskContext, ElicitResult, FormRequest } from '../types.js';
 import { askField, CANCELLED } from './ask-field.js';
+import { shownValue } from './field-text.js';
 import { showHeader } from './header.js';
 import { promptSignal, type TerminalIO } from './io.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 type Values = Record<string, FormValue | undefined>;
 
@@ -47,7 +49,7 @@ export async function askFormInTerminal(
     if (!parsed.ok) {
       const error = parsed.errors[0]!;
       const field = fields.find((candidate) => candidate.name === error.field);
-      log.error(field ? `${field.title}: ${error.message}` : error.message, io);
+      log.error(terminalText(field ? `${field.title}: ${error.message}` : error.message), io);
       if (field === undefined) return { action: 'cancel' };
       const answer = await askField(io, field, values[field.name], signal);
       if (answer === CANCELLED) return { action: 'cancel' };
@@ -74,7 +76,7 @@ export async function askFormInTerminal(
       message: 'Which field?',
       options: fields.map((field) => ({
         value: field.name,
-        label: `${field.title}: ${displayValue(field, values[field.name])}`,
+        label: `${terminalLine(field.title)}: ${shownValue(field, values[field.name])}`,
       })),
     });
     if (isCancel(which)) continue;
@@ -87,6 +89,6 @@ export async function askFormInTerminal(
 function reviewLines(fields: readonly FormField[], values: Values): string[] {
   return [
     'Your answers:',
-    ...fields.map((field) => `  ${field.title}: ${displayValue(field, values[field.name])}`),
+    ...fields.map((field) => `  ${terminalLine(field.title)}: ${shownValue(field, values[field.name])}`),
   ];
 }

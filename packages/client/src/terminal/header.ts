@@ -1,19 +1,20 @@
 import { log } from '@clack/prompts';
 import type { AskContext } from '../types.js';
 import { paint, type TerminalIO } from './io.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
-/** Who asks, during which call, which round: shown above every question. */
+/** Who asks, during which call, which round: shown above every question (server text made inert). */
 export function describeAsker(context: AskContext): string {
   const { server, call, round, position } = context;
   const name =
     server.title && server.title !== server.name ? `${server.title} (${server.name})` : server.name;
   const where = `${call.kind} "${call.name}"`;
   const place = position.of > 1 ? ` · question ${position.index} of ${position.of}` : '';
-  return `${name} asks · ${where} · round ${round}${place}`;
+  return terminalLine(`${name} asks · ${where} · round ${round}${place}`);
 }
 
 /** Prints the header and the server's message before a question. */
 export function showHeader(io: TerminalIO, context: AskContext, message: string): void {
   log.step(paint(io, 'bold', describeAsker(context)), io);
-  log.message(message.split(/\r?\n/), io);
+  log.message(terminalText(message).split('\n'), io);
 }

@@ -3,13 +3,15 @@ import { splitHostForDisplay, type UrlInspection } from '@parley/core/url';
 import type { AskContext, UrlConsent, UrlRequest } from '../types.js';
 import { showHeader } from './header.js';
 import { paint, promptSignal, type TerminalIO } from './io.js';
+import { terminalText } from './terminal-text.js';
 
 /** The URL as a person must see it: in full, the host with its registrable domain emphasized, every warning. */
 export function describeUrl(io: TerminalIO, inspection: UrlInspection, raw: string): string[] {
   const parts = splitHostForDisplay(inspection);
-  const site = `${parts.before}${paint(io, ['bold', 'underline'], parts.registrable)}${parts.after}`;
-  const lines = [`Address: ${inspection.href || raw}`, `Site:    ${site}`];
-  if (inspection.unicodeHost !== inspection.host) lines.push(`         (${inspection.host})`);
+  const bold = paint(io, ['bold', 'underline'], terminalText(parts.registrable));
+  const site = `${terminalText(parts.before)}${bold}${terminalText(parts.after)}`;
+  const lines = [`Address: ${terminalText(inspection.href || raw)}`, `Site:    ${site}`];
+  if (inspection.unicodeHost !== inspection.host) lines.push(`         (${terminalText(inspection.host)})`);
   return lines;
 }
 
@@ -26,12 +28,12 @@ export async function askUrlInTerminal(
 ): Promise<UrlConsent> {
   showHeader(io, context, request.message);
   log.message(describeUrl(io, inspection, request.url), io);
-  for (const warning of inspection.warnings) log.warn(warning.message, io);
+  for (const warning of inspection.warnings) log.warn(terminalText(warning.message), io);
   if (!inspection.allowed) {
     log.error('Parley will not open this link.', io);
     return { action: 'decline' };
   }
-  const registrable = splitHostForDisplay(inspection).registrable;
+  const registrable = terminalText(splitHostForDisplay(inspection).registrable);
   const choice = await select({
     ...io,
     signal: promptSignal(context.signal),

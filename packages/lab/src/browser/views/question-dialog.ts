@@ -2,6 +2,7 @@ import type { QuestionAnswer, QuestionView } from '../../protocol.js';
 import { el } from '../../renderer/dom.js';
 import { renderElicitation } from '../../renderer/render-elicitation.js';
 import type { LabStore } from '../lab-store.js';
+import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
 import { renderUrlConsent } from './url-consent.js';
 
 type Shown = { readonly id: string; destroy(): void };
@@ -16,6 +17,7 @@ export class QuestionDialog {
   readonly #store: LabStore;
   readonly #send: (id: string, answer: QuestionAnswer) => Promise<void>;
   readonly #announce: (text: string) => void;
+  readonly #origin = el('p', { class: 'question-origin' });
   readonly #body = el('div', { class: 'dialog-body' });
   readonly #queueNote = el('p', { class: 'queue-note' });
   readonly #error = el('p', { class: 'parley-error', role: 'alert' });
@@ -33,7 +35,7 @@ export class QuestionDialog {
     this.#store = store;
     this.#send = send;
     this.#announce = announce;
-    dialog.replaceChildren(this.#body, this.#error, this.#queueNote);
+    dialog.replaceChildren(this.#origin, this.#body, this.#error, this.#queueNote);
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
       if (this.#shown) this.#answer(this.#shown.id, { action: 'cancel' });
@@ -68,6 +70,7 @@ export class QuestionDialog {
 
   #show(question: QuestionView): void {
     this.#error.textContent = '';
+    this.#showOrigin(question.serverId);
     const rendered =
       question.mode === 'form'
         ? renderElicitation(this.#body, question.request, {
@@ -87,6 +90,18 @@ export class QuestionDialog {
       this.#dialog.showModal();
     }
     rendered.focus();
+  }
+
+  /** Where the asking server is, which its name cannot fake, and a warning when another has that name. */
+  #showOrigin(serverId: string): void {
+    const server = this.#store.servers.get(serverId);
+    if (!server) return void this.#origin.replaceChildren();
+    const same = sharesName(server, this.#store.servers.values());
+    this.#origin.replaceChildren(
+      'From ',
+      el('code', null, serverPlace(server.target)),
+      ...(same ? [' ', el('strong', { class: 'same-name' }, SAME_NAME_WARNING)] : []),
+    );
   }
 
   #answer(id: string, answer: QuestionAnswer): void {

@@ -1,6 +1,7 @@
 import type { Listed, ServerView } from '../../protocol.js';
 import { el } from '../../renderer/dom.js';
 import type { CallTarget } from './call-form.js';
+import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
 
 const ERA_WORDS = { modern: '2026-07-28 (modern)', handshake: 'handshake (2025)' } as const;
 
@@ -32,12 +33,15 @@ export function renderServerList(
   selected: string | undefined,
   actions: ServerActions,
 ): void {
+  const all = [...servers];
   list.replaceChildren(
-    ...[...servers].map((server) => {
+    ...all.map((server) => {
       const pick = el(
         'button',
         { type: 'button', class: 'server-pick', 'aria-current': server.id === selected ? 'true' : undefined },
         el('span', { class: 'server-name' }, serverLabel(server)),
+        el('span', { class: 'server-place' }, serverPlace(server.target)),
+        sharesName(server, all) ? el('span', { class: 'same-name' }, SAME_NAME_WARNING) : null,
         el('span', { class: `server-status status-${server.status}` }, statusWords(server)),
       );
       pick.addEventListener('click', () => actions.select(server.id));
