@@ -48,8 +48,9 @@ describe('a connected server', () => {
       'lab://readme',
       'lab://notes/{id}',
     ]);
+    // Its name, where it is (issue 15: a name can be faked, a place cannot) and its era.
     expect(await page.getByRole('navigation').getByRole('button').textContent()).toBe(
-      'lab-fixture 1.2.32026-07-28 (modern)',
+      `lab-fixture 1.2.3command: ${STDIO_FIXTURE}2026-07-28 (modern)`,
     );
   });
 });

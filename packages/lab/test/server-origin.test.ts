@@ -26,7 +26,11 @@ beforeAll(async () => {
   fixture = await startHttpFixture();
   lab = await startLabProcess([STDIO_FIXTURE, fixture.url]);
   page = await openLab(browser, lab.url);
-  await page.locator('.server-status', { hasText: '2026-07-28 (modern)' }).nth(1).waitFor();
+  // Two servers connecting on a loaded machine can take longer than a locator's default 30 s.
+  await page
+    .locator('.server-status', { hasText: '2026-07-28 (modern)' })
+    .nth(1)
+    .waitFor({ timeout: 90_000 });
 });
 
 afterAll(async () => {
