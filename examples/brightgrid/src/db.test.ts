@@ -24,20 +24,20 @@ const aReturn = {
 } as const;
 
 describe('Store', () => {
-  it('seeds the demo users with their passwords, and refuses wrong or unknown ones', () => {
+  it('seeds the demo users with their passwords, and refuses wrong or unknown ones', async () => {
     const store = open();
     expect(store.user('alice')).toEqual({
       name: 'alice',
       displayName: 'Alice Liddell',
       email: 'alice@brightgrid.example',
     });
-    expect(store.checkPassword('alice', 'wonderland')?.name).toBe('alice');
-    expect(store.checkPassword('bob', 'bricklayer')?.name).toBe('bob');
-    expect(store.checkPassword('alice', 'bricklayer')).toBeUndefined();
-    expect(store.checkPassword('mallory', 'wonderland')).toBeUndefined();
+    expect((await store.checkPassword('alice', 'wonderland'))?.name).toBe('alice');
+    expect((await store.checkPassword('bob', 'bricklayer'))?.name).toBe('bob');
+    expect(await store.checkPassword('alice', 'bricklayer')).toBeUndefined();
+    expect(await store.checkPassword('mallory', 'wonderland')).toBeUndefined();
   });
 
-  it('keeps what was booked when the folder is opened again, without seeding twice', () => {
+  it('keeps what was booked when the folder is opened again, without seeding twice', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'brightgrid-db-'));
     const first = open(dir);
     const booked = first.addReturn('alice', aReturn);
@@ -47,7 +47,7 @@ describe('Store', () => {
     const again = open(dir);
     expect(again.returns('alice')).toEqual([booked]);
     expect(again.product('BG-300')?.tags).toEqual(['gift', 'new']);
-    expect(again.checkPassword('alice', 'wonderland')?.name).toBe('alice');
+    expect((await again.checkPassword('alice', 'wonderland'))?.name).toBe('alice');
     expect(again.destinations()).toHaveLength(4);
   });
 

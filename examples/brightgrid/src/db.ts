@@ -254,11 +254,11 @@ export class Store {
   }
 
   /** The user when `password` is theirs. Unknown names take as long as wrong passwords. */
-  checkPassword(name: string, password: string): User | undefined {
+  async checkPassword(name: string, password: string): Promise<User | undefined> {
     const row = this.#db
       .prepare<[string], { hash: string }>('SELECT password_hash AS hash FROM users WHERE name = ?')
       .get(name);
-    const matches = verifyPassword(password, row?.hash ?? UNKNOWN_USER_HASH);
+    const matches = await verifyPassword(password, row?.hash ?? UNKNOWN_USER_HASH);
     return row && matches ? this.user(name) : undefined;
   }
 

@@ -5,7 +5,8 @@ import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@p
 
 /** What answers requests once the origin is known. */
 export interface Site {
-  fetch(request: Request): Promise<Response>;
+  /** `client.address` is the peer's IP address (for throttling). */
+  fetch(request: Request, client?: { address?: string }): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -29,9 +30,13 @@ export async function serveOnLoopback(
   limits: HttpServerLimits = SERVER_HTTP_LIMITS,
 ): Promise<Served> {
   let site: Site | undefined;
-  const listener = getRequestListener((request) =>
-    site ? site.fetch(request) : new Response('Starting', { status: 503 }),
-  );
+  const listener = getRequestListener((request, env) => {
+    const address = (env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket
+      ?.remoteAddress;
+    return site
+      ? site.fetch(request, { ...(address && { address }) })
+      : new Response('Starting', { status: 503 });
+  });
   // Slow headers or bodies are cut off at the timeouts, and connections past the cap are dropped.
   const http = createServer(httpServerOptions(limits), (req, res) => {
     void listener(req, res);

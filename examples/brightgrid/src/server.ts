@@ -34,7 +34,7 @@ export interface Brightgrid {
    * Serves `/mcp` (bearer tokens from the store), the connect pages of URL flows, and the store's own
    * pages (`/`, `/signin`, `/signout`).
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, client?: { address?: string }): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -87,12 +87,12 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
   const routes = [signInRoutes(store, sessions), homeRoute(store, sessions)];
   return {
     server,
-    async fetch(request) {
+    async fetch(request, client = {}) {
       if (new URL(request.url).pathname === MCP_PATH) return endpoint.fetch(request);
       const flowPage = await server.pages(request);
       if (flowPage) return flowPage;
       for (const route of routes) {
-        const response = await route(request);
+        const response = await route(request, client);
         if (response) return response;
       }
       return new Response('Not found', { status: 404 });

@@ -9,7 +9,7 @@ import { DIST, freshDataDir } from './processes.js';
 const OPEN = `
 const { openStore } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'db.js')).href)});
 const store = openStore({ dir: process.argv[1] });
-process.stdout.write(String(store.checkPassword('alice', 'wonderland')?.name));
+process.stdout.write(String((await store.checkPassword('alice', 'wonderland'))?.name));
 store.close();
 `;
 

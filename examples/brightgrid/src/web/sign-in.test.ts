@@ -166,3 +166,33 @@ describe('the store sign-in page', () => {
     expect(await signIn(new Request(`${ORIGIN}/mcp`))).toBeUndefined();
   });
 });
+
+// Issue 15, finding 7: sign-in had no throttling.
+describe('sign-in throttling', () => {
+  async function attempt(user: string, password: string, address: string) {
+    const form = await showForm('/');
+    return (await signIn(
+      post(
+        { csrf: form.csrf, return_to: '/', username: user, password },
+        { cookie: form.cookie, origin: ORIGIN },
+      ),
+      { address },
+    ))!;
+  }
+
+  it('refuses a user name after 5 wrong passwords from anywhere, even with the right one', async () => {
+    for (let i = 0; i < 5; i++) expect((await attempt('alice', 'guess', `10.0.0.${i}`)).status).toBe(401);
+    const refused = await attempt('alice', 'wonderland', '10.0.0.99');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Too many failed sign-ins');
+    // Another user is not locked out by alice's attacker.
+    expect((await attempt('bob', 'bricklayer', '10.0.0.99')).status).toBe(303);
+  });
+
+  it('refuses an address after 20 failures, whatever names it tries', async () => {
+    for (let i = 0; i < 20; i++) expect((await attempt(`user${i}`, 'guess', '192.0.2.7')).status).toBe(401);
+    expect((await attempt('bob', 'bricklayer', '192.0.2.7')).status).toBe(429);
+    expect((await attempt('bob', 'bricklayer', '192.0.2.8')).status).toBe(303);
+  });
+});

@@ -4,6 +4,7 @@ import { readCookies } from './cookies.js';
 import { html, page } from './html.js';
 import { readForm } from './read-form.js';
 import type { WebSessions } from './session.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 const CSRF_COOKIE = 'brightgrid_signin_csrf';
 
@@ -26,13 +27,14 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
  * The store's own sign-in page: `GET /signin?return_to=…` shows it, `POST /signin` checks the
  * password (scrypt) and sets the session cookie, then goes back to `return_to` on this site only.
  * The form is protected by a double-submit token and an Origin check; `POST /signout` ends the session.
+ * Failed sign-ins are throttled per user name and per client address (`client.address`).
  */
-export function signInRoutes(store: Store, sessions: WebSessions) {
-  const show = (returnTo: string, status = 200, error?: string) => {
+export function signInRoutes(store: Store, sessions: WebSessions, throttle = new SignInThrottle()) {
+  const show = (returnTo: string, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = newSecret();
     return page('Sign in', signInPage(csrf, returnTo, error), {
       status,
-      headers: { 'set-cookie': sessions.cookie(CSRF_COOKIE, csrf, 600) },
+      headers: { 'set-cookie': sessions.cookie(CSRF_COOKIE, csrf, 600), ...headers },
     });
   };
   const redirect = (location: string, cookie?: string) =>
@@ -41,7 +43,7 @@ export function signInRoutes(store: Store, sessions: WebSessions) {
       headers: { location, 'cache-control': 'no-store', ...(cookie && { 'set-cookie': cookie }) },
     });
 
-  return async (request: Request): Promise<Response | undefined> => {
+  return async (request: Request, client: { address?: string } = {}): Promise<Response | undefined> => {
     const { pathname, searchParams } = new URL(request.url);
     if (pathname === '/signin' && request.method === 'GET') {
       const returnTo = sessions.localPath(searchParams.get('return_to'));
@@ -55,11 +57,18 @@ export function signInRoutes(store: Store, sessions: WebSessions) {
       if (!sessions.isSameSitePost(request, form.get('csrf'), expected)) {
         return show(returnTo, 403, 'This sign-in form expired or came from another site. Please try again.');
       }
-      const user = store.checkPassword(
-        String(form.get('username') ?? ''),
-        String(form.get('password') ?? ''),
-      );
-      if (!user) return show(returnTo, 401, 'Wrong user name or password.');
+      const name = String(form.get('username') ?? '');
+      const wait = throttle.retryAfter(name, client.address);
+      if (wait > 0) {
+        return show(returnTo, 429, `Too many failed sign-ins. Try again in ${wait} seconds.`, {
+          'retry-after': String(wait),
+        });
+      }
+      const user = await store.checkPassword(name, String(form.get('password') ?? ''));
+      if (!user) {
+        throttle.failed(name, client.address);
+        return show(returnTo, 401, 'Wrong user name or password.');
+      }
       return redirect(returnTo, sessions.start(user.name));
     }
     if (pathname === '/signout' && request.method === 'POST') {
