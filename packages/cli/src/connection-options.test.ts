@@ -12,6 +12,7 @@ describe('readConnectionSettings', () => {
         timeout: '2.5',
         'max-rounds': '7',
         output: 'json',
+        root: ['src', '/tmp/data'],
       }),
     ).toEqual({
       era: 'handshake',
@@ -21,7 +22,9 @@ describe('readConnectionSettings', () => {
       requestTimeoutMs: 2500,
       maxRounds: 7,
       output: 'json',
+      roots: ['src', '/tmp/data'],
     });
+    expect(readConnectionSettings({ 'no-roots': true }).roots).toBe('none');
   });
 
   it('has defaults', () => {
@@ -33,6 +36,7 @@ describe('readConnectionSettings', () => {
       requestTimeoutMs: undefined,
       maxRounds: undefined,
       output: 'text',
+      roots: undefined,
     });
   });
 
@@ -42,6 +46,8 @@ describe('readConnectionSettings', () => {
     [{ header: ['NoColon'] }, '--header must look like "Name: value"; got "NoColon"'],
     [{ timeout: '0' }, '--timeout must be a positive number; got "0"'],
     [{ 'max-rounds': '2.5' }, '--max-rounds must be a whole number; got "2.5"'],
+    [{ root: ['src'], 'no-roots': true }, '--root and --no-roots contradict each other; use one'],
+    [{ root: [''] }, '--root needs a directory'],
   ])('refuses %o', (flags, message) => {
     expect(() => readConnectionSettings(flags)).toThrow(message);
   });

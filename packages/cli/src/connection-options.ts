@@ -10,6 +10,8 @@ export const CONNECTION_FLAGS = {
   timeout: { type: 'string' },
   'max-rounds': { type: 'string' },
   output: { type: 'string' },
+  root: { type: 'string', multiple: true },
+  'no-roots': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -23,6 +25,9 @@ export const CONNECTION_FLAGS_HELP = `Options:
                          time you spend answering (default 60)
   --max-rounds <n>       rounds of questions one call may take (default 20)
   --output <format>      text (default) or json
+  --root <dir>           a directory the server may work in, declared as a root
+                         (repeatable; default: the current directory)
+  --no-roots             declare no roots
   -v, --verbose          print every round on stderr
   -h, --help             show this help`;
 
@@ -34,6 +39,8 @@ export interface ConnectionSettings {
   readonly requestTimeoutMs: number | undefined;
   readonly maxRounds: number | undefined;
   readonly output: 'text' | 'json';
+  /** `--root` directories, `none` for `--no-roots`, or undefined for the default (the current directory). */
+  readonly roots: readonly string[] | 'none' | undefined;
 }
 
 interface ParsedFlags {
@@ -44,6 +51,8 @@ interface ParsedFlags {
   timeout?: string;
   'max-rounds'?: string;
   output?: string;
+  root?: string[];
+  'no-roots'?: boolean;
 }
 
 /** Reads the shared flags, refusing bad values with the fix. */
@@ -65,7 +74,16 @@ export function readConnectionSettings(flags: ParsedFlags): ConnectionSettings {
     maxRounds:
       flags['max-rounds'] === undefined ? undefined : positiveInteger('--max-rounds', flags['max-rounds']),
     output,
+    roots: readRoots(flags.root, flags['no-roots'] === true),
   };
+}
+
+function readRoots(paths: string[] | undefined, none: boolean): readonly string[] | 'none' | undefined {
+  if (none && paths !== undefined)
+    throw new UsageError('--root and --no-roots contradict each other; use one');
+  if (none) return 'none';
+  if (paths?.some((path) => path.trim() === '')) throw new UsageError('--root needs a directory');
+  return paths;
 }
 
 function readHeader(header: string): [string, string] {

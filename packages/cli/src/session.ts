@@ -14,6 +14,7 @@ import { EXIT, exitCodeForError, UsageError } from './exit-codes.js';
 import { noTerminalUI } from './no-terminal-ui.js';
 import { say as sayOn } from './print.js';
 import { RefusalWatch } from './refusal-watch.js';
+import { rootsFor, withRoots } from './roots.js';
 import { describeEvent } from './verbose.js';
 
 /** What a command gets to work with once connected. */
@@ -40,7 +41,7 @@ export async function withSession(
   const say = (line: string) => sayOn(io.stderr, line);
   let ui: ElicitationUI;
   try {
-    ui = await chooseUI(settings, io);
+    ui = withRoots(await chooseUI(settings, io), rootsFor(settings.roots, process.cwd()));
   } catch (error) {
     say(`parley: ${(error as Error).message}`);
     return EXIT.usage;
