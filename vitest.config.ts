@@ -46,6 +46,18 @@ export default defineConfig({
         },
       },
       {
+        // Real third-party peers (FastMCP, the mcp Python SDK, the TypeScript SDK v1) as processes:
+        // `npm run test:interop` builds interop/.venv first. Not part of `npm test`.
+        extends: true,
+        test: {
+          name: 'interop',
+          include: ['interop/test/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          maxWorkers: 2,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'fuzz',
