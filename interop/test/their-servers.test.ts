@@ -1,9 +1,13 @@
 // Parley as client and host against the servers people run today: FastMCP 4.0 and the mcp Python SDK
 // 2.3 (from interop/.venv) and the TypeScript SDK v1, over stdio and Streamable HTTP, on every era
 // each one speaks.
+
+import { fileURLToPath } from 'node:url';
 import { type AskContext, connect, type ElicitationUI, type ParleyClient, scripted } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON, peer, type RunningPeer, requirePython, startHttpPeer } from './peers.js';
+import { PYTHON, peer, type RunningPeer, requirePython, run, startHttpPeer } from './peers.js';
+
+const PARLEY = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 
 const textOf = (result: { content?: unknown }): string =>
   ((result.content as { text?: string }[] | undefined) ?? []).map((block) => block.text ?? '').join('');
@@ -177,7 +181,8 @@ describe('mcp 2.3 Python SDK server (MCPServer, pydantic forms)', () => {
 
   it('offers 2026-07-28 on stdio, where its ctx.elicit has no way to ask', async () => {
     const { ui } = host(answers);
-    const client = await connect(command(), { ui, stderr: 'ignore' });
+    // Pinned: under load its slow start can outlast the discover probe, and auto then picks 2025.
+    const client = await connect(command(), { ui, era: 'modern', stderr: 'ignore' });
     try {
       expect(client.protocolVersion).toBe('2026-07-28');
       const failure = await client.callTool('confirm').catch((error: unknown) => error);
@@ -186,6 +191,15 @@ describe('mcp 2.3 Python SDK server (MCPServer, pydantic forms)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('gets `parley` to say: try again with --era handshake', async () => {
+    const line = `${PYTHON} ${peer('python_sdk_server.py')} stdio`;
+    const result = await run(process.execPath, [PARLEY, 'call', line, 'confirm', '--era', 'modern']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(
+      'parley: python-sdk-peer answered on 2026-07-28 that this tool needs the older handshake era; try again with --era handshake',
+    );
   });
 });
 

@@ -10,5 +10,8 @@ describe('needsHandshakeEra', () => {
     expect(needsHandshakeEra({ era: 'modern' }, false, FASTMCP)).toBe(false);
     expect(needsHandshakeEra({ era: 'modern' }, true, 'The order 2026-07-28 was not found')).toBe(false);
     expect(needsHandshakeEra({ era: 'modern' }, true, 'disk full')).toBe(false);
+    const sdk =
+      'python-sdk-peer answered with error -32600 during tool "profile": Cannot send \'elicitation/create\': this transport context has no back-channel for server-initiated requests.';
+    expect(needsHandshakeEra({ era: 'modern' }, true, sdk)).toBe(true);
   });
 });

@@ -5,8 +5,9 @@ import type { ParleyClient } from '@parley/client';
  * 2026-07-28 but ask their questions only as server-to-client requests, which that revision removed
  * (FastMCP 4.0's `ctx.elicit`: "elicitation via server-initiated requests is unavailable on
  * 2026-07-28 connections."). Such a tool works on the handshake era, so the person is told how to
- * get there. A heuristic on the server's own words: only a failed result on a modern connection
- * whose text names the revision counts.
+ * get there; so does the Python SDK 2.3's JSON-RPC error ("Cannot send 'elicitation/create': this
+ * transport context has no back-channel for server-initiated requests"). A heuristic on the server's
+ * own words: only a failure on a modern connection that says so counts.
  */
 export function needsHandshakeEra(
   client: Pick<ParleyClient, 'era'>,
@@ -14,6 +15,7 @@ export function needsHandshakeEra(
   text: string,
 ): boolean {
   if (!isError || client.era !== 'modern') return false;
+  if (/no back-channel for server-initiated requests/i.test(text)) return true;
   return (
     /2026-07-28/.test(text) &&
     /(unavailable|not (available|supported)|unsupported|requires?|only)/i.test(text)

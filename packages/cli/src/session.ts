@@ -10,6 +10,7 @@ import { terminalUI } from '@parley/client/terminal';
 import { readAnswersFile } from './answers-file.js';
 import type { CliIO } from './command.js';
 import type { ConnectionSettings } from './connection-options.js';
+import { handshakeEraHint, needsHandshakeEra } from './era-hint.js';
 import { EXIT, exitCodeForError, UsageError } from './exit-codes.js';
 import { noTerminalUI } from './no-terminal-ui.js';
 import { say as sayOn } from './print.js';
@@ -89,6 +90,12 @@ export async function withSession(
     return await action({ client, signal: interrupt.signal, endedOnRefusal: () => watch.endedOnRefusal });
   } catch (error) {
     say(`parley: ${(error as Error).message}`);
+    if (
+      error instanceof ParleyError &&
+      error.kind === 'server' &&
+      needsHandshakeEra(client, true, error.message)
+    )
+      io.stderr.write(handshakeEraHint(client.server.name));
     return error instanceof UsageError ? EXIT.usage : exitCodeForError(error, watch.endedOnRefusal);
   } finally {
     process.off('SIGINT', onSigint);
