@@ -3,6 +3,7 @@ import { KeyRing, type SealSecret } from '@parley/core/seal';
 import { PendingQuestions } from './context/pending-questions.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
+import type { OnceStore, OnceTimings } from './once/once-store.js';
 import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
 import { ToolRegistry } from './registry/tools.js';
@@ -50,6 +51,18 @@ export interface ServerOptions {
    * process is the user). Needed for URL flows over stdio.
    */
   readonly stdioUser?: string;
+  /**
+   * Where `ctx.once` records what ran, so a side effect runs exactly once per call even when a client
+   * re-sends a 2026-07-28 round or two rounds land on two replicas: `MemoryOnceStore` (one process),
+   * `RedisOnceStore` (a fleet) or your own `OnceStore`. Without one, see the README's guarantee.
+   */
+  readonly once?: {
+    readonly store: OnceStore;
+    /** How long a run holds its claim (a crashed run's claim lapses after it). Default 60000. */
+    readonly leaseMs?: number;
+    /** How long a re-sent round waits for the run in progress before failing. Default 30000. */
+    readonly waitMs?: number;
+  };
   /** Clock, for tests. */
   readonly now?: () => number;
 }
@@ -68,6 +81,8 @@ export class App {
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly stdioUser: string | undefined;
   readonly flows: FlowKit | undefined;
+  /** The `ctx.once` store and its timings, when the server was given one. */
+  readonly once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
   /** 2025-era questions sent and not answered yet, across every connection. */
   readonly pendingQuestions = new PendingQuestions();
   readonly #options: ServerOptions;
@@ -89,6 +104,16 @@ export class App {
     this.log = options.log ?? stderrLogger;
     this.stdioUser = options.stdioUser;
     this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
+    const state = options.state ?? {};
+    this.once = options.once && {
+      store: options.once.store,
+      timings: {
+        leaseMs: positive(options.once.leaseMs, 60_000, 'once.leaseMs'),
+        waitMs: positive(options.once.waitMs, 30_000, 'once.waitMs'),
+        // A re-sent round can only come while its state is valid: keep each value that long.
+        keepMs: (positive(state.ttlSeconds, 600, 'state.ttlSeconds') + (state.clockSkewSeconds ?? 30)) * 1000,
+      },
+    };
     const custom = options.principal;
     this.principalOf = (authInfo) => {
       if (!authInfo) return undefined;

@@ -18,6 +18,7 @@ import {
   ToolError,
   TooManyInvalidAnswersError,
 } from '../errors.js';
+import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 import type { PendingQuestions } from './pending-questions.js';
 
@@ -39,6 +40,8 @@ export interface PushOptions {
   readonly notifyComplete: (elicitationId: string) => Promise<void>;
   /** Where questions waiting for an answer are counted. */
   readonly pending: PendingQuestions;
+  /** The server's `ctx.once` store, when it has one. */
+  readonly once?: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
 }
 
 /**
@@ -60,7 +63,9 @@ export class PushEngine {
   }
 
   async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
-    return fn(`${this.#options.callId}.${name}`);
+    const key = `${this.#options.callId}.${name}`;
+    const once = this.#options.once;
+    return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
   }
 
   async #askOne(item: AskItem): Promise<ItemResult> {

@@ -18,6 +18,7 @@ import {
   RoundLimitError,
   TooManyInvalidAnswersError,
 } from '../errors.js';
+import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { JournalEntry, Json, PendingAsk, RoundState } from '../state/round-state.js';
 
 /** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
@@ -55,16 +56,21 @@ export class ReplayEngine {
   #cursor = 0;
   #frontierDone = false;
   #suspension: Suspension | undefined;
+  readonly #once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
 
   /**
    * @param hasState whether the request carried a state; without one, answers that arrive under the
    *   first question's key are still used (a client may answer before being asked).
+   * @param once the server's `ctx.once` store: a round sent twice then runs `fn` once (without one,
+   *   each copy of a round runs it, with the same key).
    */
   constructor(
     state: RoundState,
     responses: Readonly<Record<string, unknown>> | undefined,
     limits: ReplayLimits,
+    once?: { readonly store: OnceStore; readonly timings: OnceTimings },
   ) {
+    this.#once = once;
     this.#state = state;
     this.#responses = responses ?? {};
     this.#limits = limits;
@@ -95,7 +101,10 @@ export class ReplayEngine {
       // The last round stopped at a question, so replay must reach that question before anything new.
       throw new ReplayDivergenceError(this.#cursor, `ctx.once('${name}')`);
     }
-    const value = await fn(`${this.#state.callId}.${name}`);
+    const key = `${this.#state.callId}.${name}`;
+    const value = this.#once
+      ? await runOnce(this.#once.store, key, () => fn(key), this.#once.timings)
+      : await fn(key);
     // Round-trip through JSON now, so the first round sees exactly what later rounds will replay.
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
     this.#journal.push([fp, json]);

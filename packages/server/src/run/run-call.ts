@@ -76,6 +76,7 @@ export async function runCall<R>(
       notifyComplete: (elicitationId) =>
         sdkServer.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
       pending: app.pendingQuestions,
+      once: app.once,
     });
     const facts = {
       era: 'handshake' as const,
@@ -109,10 +110,12 @@ export async function runCall<R>(
         'objects (send the ElicitResult itself, e.g. { "action": "accept", "content": { ... } }).',
     );
   }
-  const engine = new ReplayEngine(state, sdk.mcpReq.inputResponses, {
-    maxRounds: app.maxRounds,
-    maxTries: app.maxTries,
-  });
+  const engine = new ReplayEngine(
+    state,
+    sdk.mcpReq.inputResponses,
+    { maxRounds: app.maxRounds, maxTries: app.maxTries },
+    app.once,
+  );
   const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
   const facts = {
     era: 'modern' as const,
