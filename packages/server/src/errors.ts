@@ -1,20 +1,6 @@
 /** A mode of input the client must have declared for a question to be sent. */
 export type InputMode = 'form' | 'url' | 'sampling' | 'roots';
 
-const CAPABILITY_SHAPE: Record<InputMode, Record<string, unknown>> = {
-  form: { elicitation: { form: {} } },
-  url: { elicitation: { url: {} } },
-  sampling: { sampling: {} },
-  roots: { roots: {} },
-};
-
-const STEER: Record<InputMode, string> = {
-  form: 'this client did not declare elicitation (form mode); ask the caller for the value in a tool argument instead, or use a host that supports elicitation',
-  url: 'this client did not declare elicitation.url; ask with a form only if the data is not secret, or tell the person to open the page themselves',
-  sampling: 'this client did not declare sampling; call a model from the server instead',
-  roots: 'this client did not declare roots; take the paths as tool arguments instead',
-};
-
 /**
  * The base of every error whose message is meant for whoever made the call: the call ends for a
  * reason someone can act on, and the message says what to do. Any other error a handler throws
@@ -50,11 +36,15 @@ export class ElicitationUnavailable extends CallEndingError {
   readonly mode: InputMode;
   readonly requiredCapabilities: Record<string, unknown>;
 
-  constructor(mode: InputMode) {
-    super(`Cannot ask: ${STEER[mode]}.`);
+  /**
+   * @param need what the kind of question needs (`required`: the capabilities the client must
+   *   declare) and what the author can do instead (`steer`), from the server's table of kinds.
+   */
+  constructor(mode: string, need: { readonly required: Record<string, unknown>; readonly steer: string }) {
+    super(`Cannot ask: ${need.steer}.`);
     this.name = 'ElicitationUnavailable';
-    this.mode = mode;
-    this.requiredCapabilities = CAPABILITY_SHAPE[mode];
+    this.mode = mode as InputMode;
+    this.requiredCapabilities = need.required;
   }
 }
 

@@ -1,11 +1,11 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
+import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
 import { ElicitationUnavailable, SecretInFormError, ToolError } from '../errors.js';
 import { FlowKit } from '../flows/flow-kit.js';
 import { firstRoundState } from '../state/round-state.js';
 import { type ContextFacts, createContext } from './parley-context.js';
-import { ReplayEngine, SUSPEND } from './replay-engine.js';
 
 const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;
 

@@ -1,20 +1,15 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { elicitationModes } from '@parley/core/capabilities';
-import {
-  type PreparedQuestion,
-  prepareQuestion,
-  type QuestionInput,
-  sensitiveFields,
-} from '@parley/core/form';
-import { type AskItem, askPoint, type ItemResult } from '../ask/ask-item.js';
-import { ElicitationUnavailable, type InputMode, SecretInFormError, ToolError } from '../errors.js';
+import type { QuestionInput } from '@parley/core/form';
+import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
+import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
+import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
-  ask(point: ReturnType<typeof askPoint>): Promise<ItemResult[]>;
+  ask(point: AskPoint): Promise<ItemResult[]>;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
 }
 
@@ -29,58 +24,39 @@ export interface ContextFacts {
   readonly flows: FlowKit | undefined;
 }
 
-const checkedForSecrets = new WeakSet<PreparedQuestion<unknown>>();
-
-/** Prepares a form question, refusing one that asks for a secret. */
-function formQuestion(question: QuestionInput): PreparedQuestion<unknown> {
-  const prepared = prepareQuestion(question);
-  if (!checkedForSecrets.has(prepared)) {
-    const secrets = sensitiveFields(prepared.schema);
-    if (secrets.length > 0) throw new SecretInFormError(secrets);
-    checkedForSecrets.add(prepared);
-  }
-  return prepared;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function declaredModes(capabilities: unknown, protocolVersion: string): Record<InputMode, boolean> {
-  const { form, url } = elicitationModes(capabilities, protocolVersion);
-  const caps = isRecord(capabilities) ? capabilities : {};
-  return { form, url, sampling: isRecord(caps.sampling), roots: isRecord(caps.roots) };
-}
-
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
-  const modes = declaredModes(facts.clientCapabilities, facts.protocolVersion);
+  const declared = new Map<string, boolean>();
+  const can = (name: string): boolean => {
+    let yes = declared.get(name);
+    if (yes === undefined) {
+      yes = isDeclared(name, facts.clientCapabilities, facts.protocolVersion);
+      declared.set(name, yes);
+    }
+    return yes;
+  };
   let asked = 0;
   const nextKey = (options: ElicitOptions | undefined) => {
     asked++;
     return options?.key ?? `q${asked}`;
   };
-  const requireMode = (mode: InputMode) => {
-    if (!modes[mode]) throw new ElicitationUnavailable(mode);
+  /** The table's entry for `name`, once the client is known to have declared what it needs. */
+  const kindFor = (name: string) => {
+    const kind = kindOf({ kind: name });
+    requireDeclared(kind, can);
+    return kind;
   };
-
   const toItem = (key: string, entry: BatchItem): AskItem => {
     if (Array.isArray(entry)) {
       const [message, question] = entry as readonly [string, QuestionInput];
-      requireMode('form');
-      return { kind: 'form', key, message, question: formQuestion(question) };
+      return kindFor('form').item(key, { kind: 'form', message, question });
     }
-    const item = entry as Exclude<BatchItem, readonly unknown[]>;
-    requireMode(item.kind === 'form' ? 'form' : item.kind);
-    switch (item.kind) {
-      case 'form':
-        return { kind: 'form', key, message: item.message, question: formQuestion(item.question) };
-      case 'url':
-        return { kind: 'url', key, message: item.message, url: item.url };
-      case 'sampling':
-        return { kind: 'sampling', key, params: item.params };
-      case 'roots':
-        return { kind: 'roots', key };
-    }
+    const fields = entry as unknown as Readonly<Record<string, unknown>> & { readonly kind: string };
+    return kindFor(fields.kind).item(key, fields);
+  };
+  const askOne = async (item: AskItem): Promise<ItemResult> => {
+    const [result] = await engine.ask(askPoint([item], false));
+    return result;
   };
 
   const context: ParleyContext = {
@@ -94,13 +70,10 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     },
     signal: facts.sdk.mcpReq.signal,
     sdk: facts.sdk,
-    can: (mode) => modes[mode],
+    can,
     async elicit(message, question, options) {
       const key = nextKey(options);
-      requireMode('form');
-      const item: AskItem = { kind: 'form', key, message, question: formQuestion(question) };
-      const [result] = await engine.ask(askPoint([item], false));
-      return result as never;
+      return (await askOne(kindFor('form').item(key, { kind: 'form', message, question }))) as never;
     },
     async elicitAll(batch) {
       asked++;
@@ -111,13 +84,9 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     },
     async elicitUrl(message: string, target: string | URL | FlowTarget, options?: ElicitOptions) {
       const key = nextKey(options);
-      requireMode('url');
-      if (typeof target === 'string' || target instanceof URL) {
-        const [result] = await engine.ask(
-          askPoint([{ kind: 'url', key, message, url: String(target) }], false),
-        );
-        return result as never;
-      }
+      const url = kindFor('url');
+      if (typeof target === 'string' || target instanceof URL)
+        return (await askOne(url.item(key, { kind: 'url', message, url: String(target) }))) as never;
       const kit = facts.flows;
       if (!kit)
         throw new TypeError(
@@ -136,25 +105,18 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
         async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
       );
       const flow = { id, kit, principal };
-      const [result] = await engine.ask(
-        askPoint([{ kind: 'url', key, message, url: kit.urlFor(id), flow }], false),
-      );
-      return result as never;
+      return (await askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow }))) as never;
     },
     once(name, fn) {
       return engine.once(name, fn);
     },
     async sample(params, options) {
       const key = nextKey(options);
-      requireMode('sampling');
-      const [result] = await engine.ask(askPoint([{ kind: 'sampling', key, params }], false));
-      return result as never;
+      return (await askOne(kindFor('sampling').item(key, { kind: 'sampling', params }))) as never;
     },
     async roots(options) {
       const key = nextKey(options);
-      requireMode('roots');
-      const [result] = await engine.ask(askPoint([{ kind: 'roots', key }], false));
-      return result as never;
+      return (await askOne(kindFor('roots').item(key, { kind: 'roots' }))) as never;
     },
   };
   return context;

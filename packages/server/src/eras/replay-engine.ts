@@ -1,23 +1,9 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
-import {
-  type AskItem,
-  type AskPoint,
-  decodeResult,
-  encodeResult,
-  type FlowRef,
-  type ItemResult,
-  toInputRequest,
-  type UrlOutcome,
-} from '../ask/ask-item.js';
-import { checkReply, reaskMessage } from '../ask/check-reply.js';
+import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { fingerprint } from '../ask/fingerprint.js';
-import {
-  FlowExpiredError,
-  FlowFailedError,
-  ReplayDivergenceError,
-  RoundLimitError,
-  TooManyInvalidAnswersError,
-} from '../errors.js';
+import { kindOf, questionMessage } from '../ask/kind-table.js';
+import type { FlowWatch } from '../ask/question-kind.js';
+import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { JournalEntry, Json, PendingAsk, RoundState } from '../state/round-state.js';
 
@@ -59,8 +45,8 @@ export class ReplayEngine {
   readonly #once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
 
   /**
-   * @param hasState whether the request carried a state; without one, answers that arrive under the
-   *   first question's key are still used (a client may answer before being asked).
+   * @param responses this request's `inputResponses`; on a first round (no state) answers that
+   *   arrive under the first question's key are used too (a client may answer before being asked).
    * @param once the server's `ctx.once` store: a round sent twice then runs `fn` once (without one,
    *   each copy of a round runs it, with the same key).
    */
@@ -85,9 +71,12 @@ export class ReplayEngine {
   async ask(point: AskPoint): Promise<ItemResult[]> {
     const replayed = this.#replay(point.fingerprint, point.label);
     if (replayed !== undefined) {
-      if (!point.batch) return [decodeResult(point.items[0]!, replayed)];
+      if (!point.batch) {
+        const item = point.items[0]!;
+        return [kindOf(item).decode(item, replayed)];
+      }
       const record = replayed as Record<string, Json>;
-      return point.items.map((item) => decodeResult(item, record[item.key] ?? null));
+      return point.items.map((item) => kindOf(item).decode(item, record[item.key] ?? null));
     }
     return await this.#frontier(point);
   }
@@ -134,28 +123,30 @@ export class ReplayEngine {
     const results = new Map<string, ItemResult>();
 
     for (const item of point.items) {
+      const kind = kindOf(item);
       if (item.key in partial) {
-        results.set(item.key, decodeResult(item, partial[item.key]!));
+        results.set(item.key, kind.decode(item, partial[item.key]!));
         continue;
       }
       const reply =
         answering && Object.hasOwn(this.#responses, item.key) ? this.#responses[item.key] : undefined;
       if (reply === undefined) continue;
-      const checked = checkReply(item, reply);
+      const checked = kind.check(item, reply);
       if (checked.status === 'malformed') throw new MalformedResponseError(checked.problem);
       if (checked.status === 'invalid') reasons.set(item.key, checked.reason);
-      else if (item.kind === 'url' && item.flow) {
-        const settled = await settleFlow(item, item.flow, checked.result as UrlOutcome);
-        if (settled) results.set(item.key, settled);
-      } else results.set(item.key, checked.result);
+      else if (!kind.settle) results.set(item.key, checked.result);
+      else {
+        // Not settled yet (a flow's page still open): asked again in the next round.
+        const settled = await kind.settle(item, checked.result, lookOnce);
+        if (settled !== undefined) results.set(item.key, settled);
+      }
     }
 
     if (results.size === point.items.length) {
+      const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
       const entry: Json = point.batch
-        ? Object.fromEntries(
-            point.items.map((item) => [item.key, encodeResult(item, results.get(item.key)!)]),
-          )
-        : encodeResult(point.items[0]!, results.get(point.items[0]!.key)!);
+        ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
+        : encode(point.items[0]!);
       this.#journal.push([point.fingerprint, entry]);
       this.#cursor++;
       return point.items.map((item) => results.get(item.key)!);
@@ -169,15 +160,12 @@ export class ReplayEngine {
 
     const inputRequests: Record<string, InputRequest> = {};
     for (const item of point.items) {
+      const kind = kindOf(item);
       if (results.has(item.key)) {
-        partial[item.key] = encodeResult(item, results.get(item.key)!);
+        partial[item.key] = kind.encode(item, results.get(item.key)!);
         continue;
       }
-      const reason = reasons.get(item.key);
-      inputRequests[item.key] = toInputRequest(
-        item,
-        reason === undefined ? undefined : reaskMessage(messageOf(item), reason),
-      );
+      inputRequests[item.key] = kind.request.modern(item, questionMessage(item, reasons.get(item.key)));
     }
     const nextPending: PendingAsk = {
       fingerprint: point.fingerprint,
@@ -197,33 +185,5 @@ export class ReplayEngine {
   }
 }
 
-/**
- * A URL flow's answer counts only once the flow settled on the server: `accept` means only that the
- * person agreed to open the page, so a still-pending flow is asked again (the host offers "I've
- * finished" / cancel).
- */
-async function settleFlow(
-  item: AskItem,
-  flow: FlowRef,
-  outcome: UrlOutcome,
-): Promise<ItemResult | undefined> {
-  if (outcome.action !== 'accept') {
-    await flow.kit.cancel(flow.id);
-    return outcome;
-  }
-  const check = await flow.kit.check(flow.id, flow.principal);
-  switch (check.status) {
-    case 'done':
-      return { action: 'accept', value: check.result };
-    case 'pending':
-      return undefined;
-    case 'failed':
-      throw new FlowFailedError(check.reason);
-    case 'expired':
-      throw new FlowExpiredError(messageOf(item));
-  }
-}
-
-function messageOf(item: AskItem): string {
-  return 'message' in item ? item.message : '';
-}
+/** On 2026-07-28 the server looks at a flow once per round; a flow still pending is asked again. */
+const lookOnce: FlowWatch = (flow) => flow.kit.check(flow.id, flow.principal);

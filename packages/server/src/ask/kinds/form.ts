@@ -1,0 +1,193 @@
+import type { ElicitRequestFormParams, InputRequest } from '@modelcontextprotocol/server';
+import { PARLEY_KEY_META } from '@parley/core';
+import { elicitationModes } from '@parley/core/capabilities';
+import {
+  applyDefaults,
+  listFields,
+  type PreparedQuestion,
+  prepareQuestion,
+  type QuestionInput,
+  schemaForProtocolVersion,
+  sensitiveFields,
+} from '@parley/core/form';
+import * as z from 'zod/v4';
+import { SecretInFormError, ToolError } from '../../errors.js';
+import { canonicalJson } from '../../state/canonical-json.js';
+import type { Json } from '../../state/round-state.js';
+import type { ElicitOutcome } from '../../types.js';
+import type { QuestionKind } from '../question-kind.js';
+import { readElicitReply } from '../responses.js';
+import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
+
+/** A form question: the person fills in fields (`ctx.elicit`, `input.form`). */
+export type FormItem = {
+  readonly kind: 'form';
+  readonly key: string;
+  readonly message: string;
+  readonly question: PreparedQuestion<unknown>;
+};
+
+const checkedForSecrets = new WeakSet<PreparedQuestion<unknown>>();
+
+/** Prepares a form question, refusing one that asks for a secret. */
+export function formQuestion(question: QuestionInput): PreparedQuestion<unknown> {
+  const prepared = prepareQuestion(question);
+  if (!checkedForSecrets.has(prepared)) {
+    const secrets = sensitiveFields(prepared.schema);
+    if (secrets.length > 0) throw new SecretInFormError(secrets);
+    checkedForSecrets.add(prepared);
+  }
+  return prepared;
+}
+
+const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel", content? })';
+
+/**
+ * The answer to a form question is taken as it came and checked by `check` below: the SDK's own
+ * result schema would turn a Python client's `null` for an empty field, or an object where a value
+ * belongs, into an internal error that ends the call, where Parley reads the first as empty and asks
+ * again with the reason for the second (as it does on 2026-07-28).
+ */
+const ANY_REPLY = z.unknown();
+const schemaText = new WeakMap<object, string>();
+const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
+
+export const formKind: QuestionKind<FormItem> = {
+  name: 'form',
+  capability: {
+    required: { elicitation: { form: {} } },
+    declared: (capabilities, protocolVersion) => elicitationModes(capabilities, protocolVersion).form,
+    steer:
+      'this client did not declare elicitation (form mode); ask the caller for the value in a tool argument instead, or use a host that supports elicitation',
+  },
+  item: (key, entry) => ({
+    kind: 'form',
+    key,
+    message: entry.message as string,
+    question: formQuestion(entry.question as QuestionInput),
+  }),
+  fingerprintText(item) {
+    let text = schemaText.get(item.question);
+    if (text === undefined) {
+      text = canonicalJson(item.question.schema);
+      schemaText.set(item.question, text);
+    }
+    return `form\0${item.key}\0${item.message}\0${text}`;
+  },
+  request: {
+    modern: (item, message) =>
+      ({
+        method: 'elicitation/create',
+        params: { mode: 'form', message, requestedSchema: item.question.schema },
+      }) as InputRequest,
+    handshake(item, message, protocolVersion) {
+      const adapted = schemaForProtocolVersion(item.question.schema, protocolVersion);
+      if (!adapted.ok) {
+        // A ToolError, so the caller learns why instead of getting an internal error with a reference.
+        throw new ToolError(
+          `This question cannot be asked on protocol ${protocolVersion}: ` +
+            adapted.problems.map((problem) => problem.message).join(' '),
+        );
+      }
+      const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
+      const params: ElicitRequestFormParams = {
+        mode: 'form',
+        message,
+        requestedSchema,
+        _meta: { [PARLEY_KEY_META]: item.key },
+      };
+      return { method: 'elicitation/create', params, resultSchema: ANY_REPLY };
+    },
+  },
+  expected: EXPECTED,
+  check(item, reply) {
+    const elicit = readElicitReply(reply);
+    if (!elicit) return malformed(item.key, EXPECTED);
+    if (elicit.action !== 'accept') return { status: 'ok', result: { action: elicit.action } };
+    const parsed = item.question.parse(liberalContent(item.question, elicit.content));
+    if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
+    return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
+  },
+  /**
+   * An accepted form is its field values in property order (the question, known again on replay,
+   * supplies the names; `null` for a field left out), or `[value]` for a bare field (whose value may
+   * itself be a string).
+   */
+  encode(item, result) {
+    const outcome = result as ElicitOutcome<unknown>;
+    const refusal = encodeRefusal(outcome);
+    if (refusal) return refusal;
+    const value = (outcome as { value: unknown }).value;
+    if (!item.question.wrapped) return packForm(item.question, value);
+    return value === undefined ? [] : [value as Json];
+  },
+  decode(item, encoded) {
+    const refusal = decodeRefusal(encoded);
+    if (refusal) return refusal;
+    if (!item.question.wrapped) return { action: 'accept', value: unpackForm(item.question, encoded) };
+    return { action: 'accept', value: (encoded as Json[])[0] };
+  },
+};
+
+/**
+ * Reads accepted content liberally where its meaning is clear (README, "Compatibility"):
+ * - a field sent as `null` was left empty: the spec types content values as string, number,
+ *   boolean or string[], so `null` can mean nothing else (FastMCP's Python client sends it for an
+ *   empty optional field);
+ * - a field left out takes the form's declared `default`: defaults pre-fill the form (SEP-1034), and
+ *   clients that do not pre-fill (the Python SDK's, FastMCP's) would otherwise be asked again for a
+ *   value the form already names.
+ * Anything else (an object where a value belongs, a wrong type) is checked as sent and asked again.
+ */
+function liberalContent(question: PreparedQuestion<unknown>, content: unknown): unknown {
+  if (content === undefined || content === null) return applyDefaults(question.schema, {});
+  if (typeof content !== 'object' || Array.isArray(content)) return content;
+  const present = Object.entries(content as Record<string, unknown>).filter(([, value]) => value !== null);
+  return applyDefaults(question.schema, Object.fromEntries(present));
+}
+
+/** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */
+function describeErrors(
+  question: PreparedQuestion<unknown>,
+  errors: readonly { field: string; message: string }[],
+): string {
+  const titles = new Map(listFields(question.schema).map((field) => [field.name, field.title]));
+  return errors
+    .map(({ field, message }) => {
+      const sentence = /[.!?]$/.test(message) ? message : `${message}.`;
+      return question.wrapped ? sentence : `${titles.get(field) ?? field}: ${sentence}`;
+    })
+    .join(' ');
+}
+
+function namesOf(question: PreparedQuestion<unknown>): readonly string[] {
+  let names = fieldNames.get(question);
+  if (!names) {
+    names = Object.keys(question.schema.properties);
+    fieldNames.set(question, names);
+  }
+  return names;
+}
+
+/** A form's answer as values in property order, when it is exactly the form's fields (zod may reshape it). */
+function packForm(question: PreparedQuestion<unknown>, value: unknown): Json {
+  const names = namesOf(question);
+  const plain =
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).every((key) => names.includes(key));
+  if (!plain) return { v: value as Json }; // zod reshaped the answer: keep it whole
+  const record = value as Record<string, Json>;
+  return names.map((name) => record[name] ?? null);
+}
+
+function unpackForm(question: PreparedQuestion<unknown>, packed: Json): unknown {
+  if (!Array.isArray(packed)) return (packed as { v?: Json }).v;
+  const names = namesOf(question);
+  const record: Record<string, Json> = {};
+  packed.forEach((value, index) => {
+    if (value !== null && index < names.length) record[names[index]!] = value;
+  });
+  return record;
+}

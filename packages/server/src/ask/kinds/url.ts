@@ -1,0 +1,98 @@
+import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
+import { PARLEY_KEY_META } from '@parley/core';
+import { elicitationModes } from '@parley/core/capabilities';
+import { FlowExpiredError, FlowFailedError } from '../../errors.js';
+import type { Json } from '../../state/round-state.js';
+import type { ElicitOutcome, UrlOutcome } from '../../types.js';
+import type { FlowRef, QuestionKind } from '../question-kind.js';
+import { readElicitReply } from '../responses.js';
+import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
+
+/** A URL question: the person is sent to a page (`ctx.elicitUrl`, `input.url`). */
+export type UrlItem = {
+  readonly kind: 'url';
+  readonly key: string;
+  readonly message: string;
+  readonly url: string;
+  /** Set when the page is a flow of this server, whose completion the server checks. */
+  readonly flow?: FlowRef;
+};
+
+const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel" })';
+
+export const urlKind: QuestionKind<UrlItem> = {
+  name: 'url',
+  capability: {
+    required: { elicitation: { url: {} } },
+    declared: (capabilities, protocolVersion) => elicitationModes(capabilities, protocolVersion).url,
+    steer:
+      'this client did not declare elicitation.url; ask with a form only if the data is not secret, or tell the person to open the page themselves',
+  },
+  item: (key, entry) => ({
+    kind: 'url',
+    key,
+    message: entry.message as string,
+    url: entry.url as string,
+    ...(entry.flow !== undefined && { flow: entry.flow as FlowRef }),
+  }),
+  fingerprintText: (item) => `url\0${item.key}\0${item.message}\0${item.url}`,
+  request: {
+    modern: (item, message) =>
+      ({ method: 'elicitation/create', params: { mode: 'url', message, url: item.url } }) as InputRequest,
+    handshake(item, message) {
+      const params: ElicitRequestURLParams = {
+        mode: 'url',
+        message,
+        url: item.url,
+        elicitationId: item.flow?.id ?? crypto.randomUUID(),
+        _meta: { [PARLEY_KEY_META]: item.key },
+      };
+      return { method: 'elicitation/create', params };
+    },
+  },
+  expected: EXPECTED,
+  check(item, reply) {
+    const elicit = readElicitReply(reply);
+    return elicit ? { status: 'ok', result: { action: elicit.action } } : malformed(item.key, EXPECTED);
+  },
+  /**
+   * A flow's answer counts only once the flow settled on the server: `accept` means only that the
+   * person agreed to open the page, so a flow still pending is not an answer yet (the 2026-07-28
+   * era asks again, and the host offers "I've finished" / cancel).
+   */
+  async settle(item, result, watch) {
+    const flow = item.flow;
+    if (!flow) return result;
+    const outcome = result as UrlOutcome;
+    if (outcome.action !== 'accept') {
+      await flow.kit.cancel(flow.id);
+      return outcome;
+    }
+    const check = await watch(flow);
+    switch (check.status) {
+      case 'done':
+        return { action: 'accept', value: check.result };
+      case 'pending':
+        return undefined;
+      case 'failed':
+        throw new FlowFailedError(check.reason);
+      case 'expired':
+        throw new FlowExpiredError(item.message);
+    }
+  },
+  /** A consent to a plain URL is `'a'`; a flow's result is `[value]`. */
+  encode(item, result) {
+    const outcome = result as ElicitOutcome<unknown>;
+    const refusal = encodeRefusal(outcome);
+    if (refusal) return refusal;
+    if (!item.flow) return 'a';
+    const value = (outcome as { value?: unknown }).value;
+    return value === undefined ? [] : [value as Json];
+  },
+  decode(item, encoded) {
+    const refusal = decodeRefusal(encoded);
+    if (refusal) return refusal;
+    if (!item.flow) return { action: 'accept' };
+    return { action: 'accept', value: (encoded as Json[])[0] };
+  },
+};

@@ -1,0 +1,35 @@
+import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { App } from '../app.js';
+import type { StateBinding } from '../state/binding.js';
+import type { ParleyContext, Principal } from '../types.js';
+
+/** One logical call: what is being called, with which arguments. */
+export interface CallSpec {
+  readonly method: StateBinding['method'];
+  readonly target: string;
+  readonly args: unknown;
+}
+
+/** One request's call, as the dispatcher hands it to the module of its protocol era. */
+export interface EraCall<R> {
+  readonly app: App;
+  /** The official SDK's context of the request being served. */
+  readonly sdk: ServerContext;
+  /** The SDK server of the serving unit (a 2025 session's negotiated facts live there). */
+  readonly server: Server;
+  readonly call: CallSpec;
+  /** The verified user: from the request's auth info, else the stdio user. */
+  readonly user: Principal | undefined;
+  /** Runs the handler with the `ctx` the era built. */
+  readonly invoke: (ctx: ParleyContext) => Promise<R>;
+}
+
+/**
+ * One protocol era: how a handler's questions reach the client and how its answers come back. The
+ * module builds the request's facts and its ask engine, runs the handler once, and turns what
+ * happened into the request's result (an `InputRequiredResult` where the era ends a round with one).
+ * A new protocol revision is one more module and one more entry in `run/run-call.ts`.
+ */
+export interface EraModule {
+  run<R>(call: EraCall<R>): Promise<R | InputRequiredResult>;
+}

@@ -1,0 +1,117 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  inputRequired,
+  MissingRequiredClientCapabilityError,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { App } from '../app.js';
+import { type ContextFacts, createContext } from '../context/parley-context.js';
+import { ElicitationUnavailable } from '../errors.js';
+import { bindingBytes, type StateBinding } from '../state/binding.js';
+import { firstRoundState, type RoundState } from '../state/round-state.js';
+import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
+import type { EraModule } from './era.js';
+import { MalformedResponseError, ReplayEngine } from './replay-engine.js';
+
+/**
+ * The 2026-07-28 era: every request is a round. The module opens the request's sealed state,
+ * replays the handler's journal, and ends the round with an InputRequiredResult (and a newly sealed
+ * state) at the first question that has no answer yet.
+ */
+export const modernEra: EraModule = {
+  async run({ app, sdk, call, user, invoke }) {
+    const bindingFacts: StateBinding = {
+      server: app.info.name,
+      method: call.method,
+      target: call.target,
+      args: call.args,
+      principal: user?.id,
+    };
+    // The binding (canonical JSON of the arguments) is needed only when a state is opened or sealed:
+    // a call that asks nothing never computes it.
+    let binding: Uint8Array | undefined;
+    const bindingOf = () => (binding ??= bindingBytes(bindingFacts));
+    const state = await openState(app, sdk, bindingFacts, bindingOf);
+    const dropped = sdk.mcpReq.droppedInputResponseKeys;
+    if (dropped && dropped.length > 0) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid inputResponses: the values for ${dropped.map((key) => `'${key}'`).join(', ')} are not bare result ` +
+          'objects (send the ElicitResult itself, e.g. { "action": "accept", "content": { ... } }).',
+      );
+    }
+    const engine = new ReplayEngine(
+      state,
+      sdk.mcpReq.inputResponses,
+      { maxRounds: app.maxRounds, maxTries: app.maxTries },
+      app.once,
+    );
+    const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const facts: ContextFacts = {
+      era: 'modern',
+      protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28'),
+      user,
+      clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
+      clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
+      sdk,
+      flows: app.flows,
+    };
+
+    let result: Awaited<ReturnType<typeof invoke>> | undefined;
+    let failure: unknown;
+    let failed = false;
+    try {
+      result = await invoke(createContext(facts, engine));
+    } catch (error) {
+      failed = true;
+      failure = error;
+    }
+    // A suspension wins even if the handler caught the signal and returned or threw something else.
+    const suspension = engine.suspension;
+    if (suspension) {
+      const codec = await app.codec();
+      const requestState = await codec.seal(suspension.state, bindingOf());
+      return inputRequired({ inputRequests: suspension.inputRequests, requestState });
+    }
+    if (!failed) return result!;
+    if (failure instanceof MalformedResponseError)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, failure.message);
+    if (failure instanceof ElicitationUnavailable) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: failure.requiredCapabilities },
+        failure.message,
+      );
+    }
+    throw failure;
+  },
+};
+
+/** The frozen wire error for any state that does not open: the reason goes to the log only. */
+function invalidStateError(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
+    reason: 'invalid_request_state',
+  });
+}
+
+async function openState(
+  app: App,
+  sdk: ServerContext,
+  call: StateBinding,
+  binding: () => Uint8Array,
+): Promise<RoundState> {
+  const raw = sdk.mcpReq.requestState<unknown>();
+  if (raw === undefined) return firstRoundState();
+  const codec = await app.codec();
+  const opened = await codec.open(raw, binding());
+  if (opened.ok) return opened.state;
+  app.log(
+    'warn',
+    `Refused requestState for ${call.method} ${JSON.stringify(call.target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
+    { reason: opened.reason },
+  );
+  throw invalidStateError();
+}

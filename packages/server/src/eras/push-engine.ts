@@ -1,0 +1,112 @@
+import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
+import { kindOf, questionMessage } from '../ask/kind-table.js';
+import type { FlowWatch, QuestionKind } from '../ask/question-kind.js';
+import type { PendingQuestions } from '../context/pending-questions.js';
+import { CallCancelledError, QuestionTimeoutError, TooManyInvalidAnswersError } from '../errors.js';
+import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
+import type { Json } from '../state/round-state.js';
+
+export interface PushOptions {
+  readonly maxTries: number;
+  readonly questionTimeoutMs: number;
+  readonly protocolVersion: string;
+  /** The logical call's id, the base of `ctx.once` idempotency keys. */
+  readonly callId: string;
+  /** Sends `notifications/elicitation/complete` for a finished URL flow (2025-11-25 only). */
+  readonly notifyComplete: (elicitationId: string) => Promise<void>;
+  /** Where questions waiting for an answer are counted. */
+  readonly pending: PendingQuestions;
+  /** The server's `ctx.once` store, when it has one. */
+  readonly once?: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
+}
+
+/**
+ * Serves ask points on the 2025 eras: each question is a real server-to-client request over the
+ * session, and the handler simply waits for the answer (no replay). Questions of one batch are
+ * sent concurrently.
+ */
+export class PushEngine {
+  readonly #sdk: ServerContext;
+  readonly #options: PushOptions;
+
+  constructor(sdk: ServerContext, options: PushOptions) {
+    this.#sdk = sdk;
+    this.#options = options;
+  }
+
+  ask(point: AskPoint): Promise<ItemResult[]> {
+    return Promise.all(point.items.map((item) => this.#askOne(item)));
+  }
+
+  async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
+    const key = `${this.#options.callId}.${name}`;
+    const once = this.#options.once;
+    return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
+  }
+
+  async #askOne(item: AskItem): Promise<ItemResult> {
+    const kind = kindOf(item);
+    let reason: string | undefined;
+    for (let tries = 0; ; ) {
+      const reply = await this.#options.pending.track(this.#send(kind, item, questionMessage(item, reason)));
+      const checked = kind.check(item, reply);
+      if (checked.status === 'ok') {
+        if (!kind.settle) return checked.result;
+        // The watch waits until the flow settles, so "not settled" cannot come back here; if a
+        // kind ever returns it, the question is asked again, as on 2026-07-28.
+        const settled = await kind.settle(item, checked.result, this.#waitForFlow);
+        if (settled !== undefined) return settled;
+        reason = undefined;
+        continue;
+      }
+      if (checked.status === 'malformed')
+        throw new Error(`The client answered with something unusable: ${checked.problem}.`);
+      tries++;
+      if (tries >= this.#options.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
+      reason = checked.reason;
+    }
+  }
+
+  /** After consent, the server waits on the session until the flow's page settles it. */
+  readonly #waitForFlow: FlowWatch = async (flow) => {
+    const check = await flow.kit.waitFor(
+      flow.id,
+      flow.principal,
+      this.#sdk.mcpReq.signal,
+      this.#options.questionTimeoutMs,
+    );
+    if (check.status === 'done' && this.#options.protocolVersion === '2025-11-25')
+      await this.#options.notifyComplete(flow.id).catch(() => {});
+    return check;
+  };
+
+  /**
+   * Sends one question with `ctx.mcpReq.send`, which ties it to the call being served (on HTTP it
+   * travels on that POST's stream, as SEP-2260 requires, not on the optional GET stream) and leaves
+   * the answer unchecked, so an invalid answer reaches the kind's check and is asked again with its
+   * reason (`elicitInput` sends unrelated and turns such an answer into a -32602 that ends the call).
+   */
+  async #send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
+    const options = { timeout: this.#options.questionTimeoutMs, signal: this.#sdk.mcpReq.signal };
+    try {
+      const { resultSchema, ...request } = kind.request.handshake(
+        item,
+        message,
+        this.#options.protocolVersion,
+      );
+      if (resultSchema) return await this.#sdk.mcpReq.send(request, resultSchema, options);
+      return await this.#sdk.mcpReq.send(request, options);
+    } catch (error) {
+      // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
+      const signal = this.#sdk.mcpReq.signal;
+      if (signal.aborted) {
+        throw new CallCancelledError(signal.reason);
+      }
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+        throw new QuestionTimeoutError(this.#options.questionTimeoutMs);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type RequestTypeMap,
+  ResourceNotFoundError,
+  type Result,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
+import type { App } from '../app.js';
+import type { CallSpec } from '../eras/era.js';
+import { ElicitationUnavailable } from '../errors.js';
+import { validateArgs } from '../registry/schema.js';
+import type { ParleyContext } from '../types.js';
+import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
+
+/** The request that runs a handler of a surface. */
+export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** One call found in the app, with arguments that passed their schema. */
+export interface FoundCall {
+  readonly spec: CallSpec;
+  /** How the server names it to the log and to the caller ("Tool greet"). */
+  readonly what: string;
+  readonly handler: (ctx: ParleyContext) => unknown;
+  /** Turns what the handler returned into the method's result. */
+  finish(value: unknown, server: Server): Result | Promise<Result>;
+}
+
+/**
+ * One kind of thing a server registers (tools, prompts, resources): how it is listed and how one is
+ * called. The request handlers for every surface are built from this table by the same code, with
+ * one error policy (see `run/sdk-server.ts`); only the shape a failure takes differs.
+ */
+export interface Surface<M extends CallMethod = CallMethod> {
+  /** The server capability it declares, when the app registered anything of it. */
+  readonly capability: keyof Pick<ServerCapabilities, 'tools' | 'prompts' | 'resources'>;
+  present(app: App): boolean;
+  /** The list requests and what they answer. */
+  readonly lists: Readonly<Partial<Record<keyof RequestTypeMap, (app: App) => Result>>>;
+  readonly method: M;
+  /**
+   * Finds what the request calls and checks its arguments. Throws a ProtocolError for a request
+   * that cannot be served, or returns `{ refused }`, a result that answers it without a call.
+   */
+  find(app: App, params: RequestTypeMap[M]['params']): Promise<FoundCall | { readonly refused: Result }>;
+  /** The shape of a failed call, given what the caller may read: a result, or a thrown JSON-RPC error. */
+  fail(message: string, error: unknown): Result;
+}
+
+const tools: Surface<'tools/call'> = {
+  capability: 'tools',
+  present: (app) => app.tools.size > 0,
+  lists: { 'tools/list': (app) => ({ tools: app.tools.list() }) },
+  method: 'tools/call',
+  async find(app, params) {
+    const { name } = params;
+    const args = params.arguments ?? {};
+    const tool = app.tools.get(name);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool '${name}'; call tools/list to see the tools.`,
+      );
+    const validated = await validateArgs(tool.input, args);
+    if (!validated.ok)
+      return { refused: toolError(`Invalid arguments for tool ${name}: ${validated.message}`) };
+    return {
+      spec: { method: 'tools/call', target: name, args },
+      what: `Tool ${name}`,
+      handler: (ctx) => tool.handler(validated.value as never, ctx),
+      async finish(value, server) {
+        const result = toCallToolResult(value as never);
+        if (tool.output && !result.isError) {
+          const checked = await validateArgs(tool.output, result.structuredContent);
+          if (!checked.ok)
+            throw new Error(
+              `Tool ${name} returned structuredContent that does not match its output schema: ${checked.message}`,
+            );
+        }
+        return server.projectCallToolResult(result, tool.outputJson);
+      },
+    };
+  },
+  // A tool has an error result: the caller (and its model) reads the failure there.
+  fail: (message) => toolError(message),
+};
+
+/** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */
+function failAsError(message: string, error: unknown): never {
+  const code =
+    error instanceof ElicitationUnavailable
+      ? ProtocolErrorCode.InvalidRequest
+      : ProtocolErrorCode.InternalError;
+  throw new ProtocolError(code, message);
+}
+
+const prompts: Surface<'prompts/get'> = {
+  capability: 'prompts',
+  present: (app) => app.prompts.size > 0,
+  lists: { 'prompts/list': (app) => ({ prompts: app.prompts.list() }) },
+  method: 'prompts/get',
+  async find(app, params) {
+    const { name } = params;
+    const args = params.arguments ?? {};
+    const prompt = app.prompts.get(name);
+    if (!prompt)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown prompt '${name}'; call prompts/list to see the prompts.`,
+      );
+    const validated = await validateArgs(prompt.args, args);
+    if (!validated.ok)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid arguments for prompt ${name}: ${validated.message}`,
+      );
+    return {
+      spec: { method: 'prompts/get', target: name, args },
+      what: `Prompt ${name}`,
+      handler: (ctx) => prompt.handler(validated.value as never, ctx),
+      finish: (value) => toPromptResult(value as never),
+    };
+  },
+  fail: failAsError,
+};
+
+const resources: Surface<'resources/read'> = {
+  capability: 'resources',
+  present: (app) => app.resources.size > 0,
+  lists: {
+    'resources/list': (app) => ({ resources: app.resources.list() }),
+    'resources/templates/list': (app) => ({ resourceTemplates: app.resources.listTemplates() }),
+  },
+  method: 'resources/read',
+  async find(app, params) {
+    const { uri } = params;
+    const found = app.resources.resolve(uri);
+    if (!found) throw new ResourceNotFoundError(uri);
+    const { resource, params: variables } = found;
+    return {
+      spec: { method: 'resources/read', target: uri, args: {} },
+      what: `Resource ${JSON.stringify(uri)}`,
+      handler: (ctx) => resource.handler({ uri, params: variables }, ctx),
+      finish: (value) => toReadResourceResult(value as never, uri, resource.mimeType),
+    };
+  },
+  fail: failAsError,
+};
+
+/** Everything a server can register, in the order its handlers are set up. */
+export const SURFACES: readonly Surface[] = [tools, prompts, resources] as unknown as readonly Surface[];
