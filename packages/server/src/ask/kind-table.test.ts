@@ -1,4 +1,9 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { elicitationModes } from '@parley/core/capabilities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../create-server.js';
@@ -12,11 +17,11 @@ import type { QuestionKind } from './question-kind.js';
  */
 type ConfirmItem = { readonly kind: 'confirm'; readonly key: string; readonly message: string };
 
-const CHECKBOX = {
+const CHECKBOX: ElicitRequestFormParams['requestedSchema'] = {
   type: 'object',
   properties: { yes: { type: 'boolean', title: 'Yes' } },
   required: ['yes'],
-} as const;
+};
 
 const confirmKind: QuestionKind<ConfirmItem> = {
   name: 'confirm',
@@ -132,7 +137,7 @@ describe('a question kind added through the table alone', () => {
       { capabilities: { elicitation: { form: {} } }, supportedProtocolVersions: ['2025-11-25'] },
     );
     const asked: string[] = [];
-    client.setRequestHandler('elicitation/create', (request) => {
+    client.setRequestHandler('elicitation/create', (request): ElicitResult => {
       asked.push(request.params.message);
       if (asked.length === 1) return { action: 'accept', content: {} };
       return { action: 'accept', content: { yes: true } };
