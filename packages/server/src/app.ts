@@ -32,7 +32,10 @@ export interface ServerOptions {
     /** Tolerated clock difference between replicas. Default 30. */
     readonly clockSkewSeconds?: number;
   };
-  /** Rounds of questions one call may take on 2026-07-28. Default 20. */
+  /**
+   * Rounds of questions one call may take, on every era (on the 2025 eras each question, or each
+   * batch of `ctx.elicitAll`, and each question asked again is a round). Default 20.
+   */
   readonly maxRounds?: number;
   /** Invalid answers to one question before the call ends. Default 3. */
   readonly maxTries?: number;

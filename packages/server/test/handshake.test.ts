@@ -162,9 +162,21 @@ describe.each([['stdio'], ['http']] as [Transport][])('2025 handshake era over %
     expect(textOf(await client.callTool('drifting'))).toBe('Ready: true');
   });
 
-  it('does not cap rounds: maxRounds counts 2026-07-28 rounds only', async () => {
-    answer = (request) => accept(`a${/\d+/.exec(messageOf(request))?.[0]}`);
-    expect(textOf(await client.callTool('quiz', { questions: 6 }))).toBe('Answers: a1, a2, a3, a4, a5, a6');
+  it('caps questions per call with maxRounds, as on 2026-07-28: one at the cap finishes, one past it ends with the cap error', async () => {
+    const asked: string[] = [];
+    answer = (request) => {
+      asked.push(messageOf(request));
+      return accept(`a${/\d+/.exec(messageOf(request))?.[0]}`);
+    };
+    expect(textOf(await client.callTool('quiz', { questions: 4 }))).toBe('Answers: a1, a2, a3, a4');
+    asked.length = 0;
+    const stopped = await client.callTool('quiz', { questions: 6 });
+    expect(stopped.isError).toBe(true);
+    expect(textOf(stopped)).toBe(
+      'This call needed more than 4 rounds of questions and was stopped. Ask several questions in one round ' +
+        'with ctx.elicitAll() or ask.form(), or raise `maxRounds` in createServer().',
+    );
+    expect(asked).toEqual(['Question 1?', 'Question 2?', 'Question 3?', 'Question 4?']);
   });
 
   it('ends the call with a clear error when the person does not answer within questionTimeoutMs', async () => {

@@ -12,6 +12,7 @@ export const handshakeEra: EraModule = {
     const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
     const engine = new PushEngine(sdk, {
       maxTries: app.maxTries,
+      maxRounds: app.maxRounds,
       questionTimeoutMs: app.questionTimeoutMs,
       protocolVersion,
       callId: newCallId(),

@@ -3,12 +3,22 @@ import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { kindOf, questionMessage } from '../ask/kind-table.js';
 import type { FlowWatch, QuestionKind } from '../ask/question-kind.js';
 import type { PendingQuestions } from '../context/pending-questions.js';
-import { CallCancelledError, QuestionTimeoutError, TooManyInvalidAnswersError } from '../errors.js';
+import {
+  CallCancelledError,
+  QuestionTimeoutError,
+  RoundLimitError,
+  TooManyInvalidAnswersError,
+} from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 
 export interface PushOptions {
   readonly maxTries: number;
+  /**
+   * Rounds one call may ask, as on 2026-07-28: each ask point is a round, and so is each question
+   * asked again after an invalid answer. Past it the call ends with `RoundLimitError`.
+   */
+  readonly maxRounds: number;
   readonly questionTimeoutMs: number;
   readonly protocolVersion: string;
   /** The logical call's id, the base of `ctx.once` idempotency keys. */
@@ -29,13 +39,15 @@ export interface PushOptions {
 export class PushEngine {
   readonly #sdk: ServerContext;
   readonly #options: PushOptions;
+  #rounds = 0;
 
   constructor(sdk: ServerContext, options: PushOptions) {
     this.#sdk = sdk;
     this.#options = options;
   }
 
-  ask(point: AskPoint): Promise<ItemResult[]> {
+  async ask(point: AskPoint): Promise<ItemResult[]> {
+    this.#countRound();
     return Promise.all(point.items.map((item) => this.#askOne(item)));
   }
 
@@ -64,8 +76,14 @@ export class PushEngine {
         throw new Error(`The client answered with something unusable: ${checked.problem}.`);
       tries++;
       if (tries >= this.#options.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
+      this.#countRound();
       reason = checked.reason;
     }
+  }
+
+  #countRound(): void {
+    if (this.#rounds + 1 > this.#options.maxRounds) throw new RoundLimitError(this.#options.maxRounds);
+    this.#rounds++;
   }
 
   /** After consent, the server waits on the session until the flow's page settles it. */
