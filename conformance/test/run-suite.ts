@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -27,10 +27,12 @@ export async function runSuite(args: readonly string[], env: Record<string, stri
       if (!error.stdout?.includes('Checks')) throw error;
     });
     const checks: Check[] = [];
-    for (const dir of await readdir(out)) {
-      const file = join(out, dir, 'checks.json');
-      checks.push(...(JSON.parse(await readFile(file, 'utf8')) as Check[]));
-    }
+    // One directory per scenario; a scenario named `auth/x` gets `auth/x-<time>`, one level deeper.
+    const files = (await readdir(out, { recursive: true })).filter(
+      (path) => basename(path) === 'checks.json',
+    );
+    for (const file of files)
+      checks.push(...(JSON.parse(await readFile(join(out, file), 'utf8')) as Check[]));
     return checks;
   } finally {
     await rm(out, { recursive: true, force: true });

@@ -47,7 +47,7 @@ export async function connect(
     await sdk.connect(transport, { timeout: settings.requestTimeoutMs });
   } catch (error) {
     await sdk.close().catch(() => {});
-    throw connectError(error, parsed, options.era ?? 'auto');
+    throw signInFailure(error) ?? connectError(error, parsed, options.era ?? 'auto');
   }
   const era = sdk.getProtocolEra() === 'modern' ? 'modern' : 'handshake';
   if (era === 'modern') treatAbsentResultTypeAsComplete(transport);
@@ -69,6 +69,14 @@ function negotiation(
   if (era === 'handshake') return { mode: 'legacy' };
   if (era === 'modern') return { mode: { pin: '2026-07-28' } };
   return { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? STDIO_PROBE_TIMEOUT_MS : timeoutMs } };
+}
+
+/** A sign-in that failed inside the transport's fetch, however deep the SDK wrapped it. */
+function signInFailure(error: unknown): ParleyError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof ParleyError && cause.kind === 'auth') return cause;
+  }
+  return undefined;
 }
 
 function connectError(error: unknown, target: Target, era: string): ParleyError {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { CallRegistry, type CallState } from './call-state.js';
 import type { CallEvent } from './events.js';
 import type { Settings } from './options.js';
@@ -22,6 +22,8 @@ export class Connection {
    * the same scope, so it is attributed to the right call even with several in flight.
    */
   readonly callScope = new AsyncLocalStorage<CallState>();
+  /** The tools the host last listed, by name (their `x-mcp-header` parameters become headers). */
+  readonly tools = new Map<string, Tool>();
   private readonly timers = new Set<WireTimer>();
   private identity: { server: ServerIdentity; era: Era; protocolVersion: string } | undefined;
 

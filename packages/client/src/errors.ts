@@ -14,6 +14,8 @@ import type { CallInfo } from './types.js';
  * - `cancelled`: the call was cancelled (its signal aborted, or the person stopped it).
  * - `declined`: the person declined a URL the server required before it could go on (2025-11-25
  *   URL-required error), so the call could not be retried.
+ * - `auth`: signing in to a protected server failed or was refused (`SignInError`, from
+ *   `@parley/client/oauth`); nothing was stored.
  */
 export type ParleyErrorKind =
   | 'connection'
@@ -26,7 +28,8 @@ export type ParleyErrorKind =
   | 'invalid-answer'
   | 'host'
   | 'cancelled'
-  | 'declined';
+  | 'declined'
+  | 'auth';
 
 export interface ParleyErrorDetails {
   /** The server's name, when the error is about a server. */

@@ -17,6 +17,7 @@ import type { CallEvent, CallMethod } from './events.js';
 import { runHandshakeCall } from './handshake-call.js';
 import { runModernCall } from './modern-call.js';
 import { stopReason } from './send-leg.js';
+import { rememberTools } from './tool-call-request.js';
 import { translateError } from './translate-error.js';
 import type { CallInfo, Era, ServerIdentity } from './types.js';
 
@@ -94,7 +95,11 @@ export class ConnectedClient implements ParleyClient {
   }
 
   listTools(): Promise<Tool[]> {
-    return this.list('tools', async () => (await this.connection.sdk.listTools()).tools);
+    return this.list('tools', async () => {
+      const { tools } = await this.connection.sdk.listTools();
+      rememberTools(this.connection, tools);
+      return tools;
+    });
   }
 
   listPrompts(): Promise<Prompt[]> {

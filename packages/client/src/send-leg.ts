@@ -2,6 +2,7 @@ import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { checkLimit } from './limits.js';
+import { sendRequest } from './tool-call-request.js';
 import { translateError } from './translate-error.js';
 
 /** Longest timeout `setTimeout` accepts; the SDK's own timer is switched off in favour of ours. */
@@ -42,10 +43,11 @@ export async function sendLeg(
   const signal = AbortSignal.any([call.signal, expired.signal]);
   try {
     const result: unknown = await connection.callScope.run(call, () =>
-      connection.sdk.request(
-        { method: call.method, params },
-        { signal, timeout: NO_SDK_TIMEOUT, allowInputRequired: true },
-      ),
+      sendRequest(connection, call.method, params, {
+        signal,
+        timeout: NO_SDK_TIMEOUT,
+        allowInputRequired: true,
+      }),
     );
     const record = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
     checkLimit(
