@@ -44,9 +44,20 @@ export interface EndpointOptions {
   readonly maxBodyBytes?: number;
   /**
    * Verifies the caller (e.g. a bearer token) from the request's URL and headers, and returns its
-   * auth info; `undefined` means anonymous.
+   * auth info; `undefined` means anonymous. Return a `Response` to refuse the request with it (an
+   * OAuth protected resource's 401 with `WWW-Authenticate`; see `@parley/server/oauth`).
    */
-  readonly authenticate?: (request: Request) => AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  readonly authenticate?: (
+    request: Request,
+  ) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
+  /**
+   * Decides, once the JSON-RPC message is read, whether the caller may make this request (e.g.
+   * the scopes a tool needs); return a `Response` to refuse it (403 `insufficient_scope`).
+   */
+  readonly authorize?: (
+    authInfo: AuthInfo | undefined,
+    message: unknown,
+  ) => Response | undefined | Promise<Response | undefined>;
   /**
    * Open 2025-era sessions at most. Default 1000. Sessions with nothing in flight are evicted
    * (least recently used first, anonymous ones first) before anyone is refused.
@@ -77,6 +88,7 @@ export class Endpoint {
   readonly #allowedOrigins: string[];
   readonly #maxBodyBytes: number;
   readonly #authenticate: EndpointOptions['authenticate'];
+  readonly #authorize: EndpointOptions['authorize'];
   readonly #legacy: LegacySessions;
   readonly #mux = new ModernMux();
   #started: Promise<{ close(): Promise<void> }> | undefined;
@@ -87,6 +99,7 @@ export class Endpoint {
     this.#allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
     this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.#authenticate = options.authenticate;
+    this.#authorize = options.authorize;
     this.#legacy = new LegacySessions({
       build: () => buildSdkServer(app, 'legacy'),
       principalOf: app.principalOf,
@@ -115,7 +128,9 @@ export class Endpoint {
     const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
     if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
 
-    const authInfo = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
+    const authenticated = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
+    if (authenticated instanceof Response) return respond.web(authenticated);
+    const authInfo = authenticated;
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
       if (exchange.header('mcp-session-id') !== undefined) {
@@ -144,6 +159,8 @@ export class Endpoint {
     const id = (read.body as { id?: unknown } | null)?.id;
     const problem = inboundProblem(read.body);
     if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
+    const refusal = this.#authorize ? await this.#authorize(authInfo, read.body) : undefined;
+    if (refusal !== undefined) return respond.web(refusal);
 
     const route = classifyInboundRequest({
       httpMethod: 'POST',

@@ -1,0 +1,172 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { type Challenge, challengeResponse } from './challenge.js';
+import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
+
+/** Scopes a caller's token must hold, for every request and per tool, prompt or resource. */
+export interface RequiredScopes {
+  /** Needed for any request to the server. */
+  readonly all?: readonly string[];
+  readonly tools?: Readonly<Record<string, readonly string[]>>;
+  readonly prompts?: Readonly<Record<string, readonly string[]>>;
+  /** By resource URI. */
+  readonly resources?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface ProtectedResourceOptions {
+  /** Issuer identifiers of the authorization servers that issue tokens for this server. */
+  readonly authorizationServers: readonly string[];
+  /** Checks a token: `jwtVerifier(...)`, `introspectionVerifier(...)` or your own. */
+  readonly verify: TokenVerifier;
+  /**
+   * This server's resource identifier (RFC 8707), which tokens must name as their audience.
+   * Default: the endpoint's own URL as the server listens (e.g. `http://127.0.0.1:3000/mcp`).
+   */
+  readonly resource?: string;
+  /** Every scope this server uses, published in its metadata. */
+  readonly scopesSupported?: readonly string[];
+  readonly requiredScopes?: RequiredScopes;
+  /** A name for people, published in the metadata. */
+  readonly resourceName?: string;
+}
+
+/** What to pass to `listen()` (or `endpoint()`) to protect a server. */
+export interface ProtectedResource {
+  /** Verifies the bearer token; refuses with 401 and a challenge when it is missing or invalid. */
+  readonly authenticate: (request: Request) => Promise<AuthInfo | Response>;
+  /** Refuses with 403 `insufficient_scope` a request whose tool, prompt or resource needs more scope. */
+  readonly authorize: (authInfo: AuthInfo | undefined, message: unknown) => Response | undefined;
+  /** Serves the protected resource metadata (RFC 9728) at its well-known path. */
+  readonly routes: (request: Request) => Response | undefined;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+
+/**
+ * Makes a Parley server an OAuth 2.1 protected resource, as the MCP authorization specification
+ * describes: protected resource metadata (RFC 9728) at its well-known path, a `WWW-Authenticate`
+ * challenge naming it (with the scope needed) on 401 and 403, tokens verified by a pluggable
+ * verifier and required to be for this server (RFC 8707), and scopes per tool, prompt and
+ * resource with step-up. The token's subject becomes `ctx.user`, so URL flows and sealed state
+ * bind to the person who signed in. stdio servers are unaffected.
+ *
+ * @example
+ * import { createServer } from '@parley/server';
+ * import { jwtVerifier, protectedResource } from '@parley/server/oauth';
+ *
+ * const issuer = 'https://auth.example.com';
+ * const protection = protectedResource({
+ *   authorizationServers: [issuer],
+ *   verify: jwtVerifier({ issuer }),
+ *   scopesSupported: ['bookings:read', 'bookings:write'],
+ *   requiredScopes: { all: ['bookings:read'], tools: { book_table: ['bookings:write'] } },
+ * });
+ * await server.listen({ port: 3000, ...protection });
+ */
+export function protectedResource(options: ProtectedResourceOptions): ProtectedResource {
+  if (options.authorizationServers.length === 0) {
+    throw new TypeError(
+      'protectedResource() needs at least one authorization server issuer in authorizationServers',
+    );
+  }
+  const required = options.requiredScopes ?? {};
+  const resourceOf = (request: Request) => options.resource ?? endpointUrl(request);
+  const metadataUrlOf = (resource: string) => {
+    const url = new URL(resource);
+    const path = url.pathname === '/' ? '' : url.pathname;
+    return `${url.origin}${WELL_KNOWN}${path}`;
+  };
+  // The resource identifier (and so the metadata URL) is fixed once known; challenges name it.
+  let knownResource = options.resource;
+
+  return {
+    async authenticate(request) {
+      const resource = resourceOf(request);
+      knownResource ??= resource;
+      const refuse = (challenge: Omit<Challenge, 'resourceMetadata'>) =>
+        challengeResponse({ ...challenge, resourceMetadata: metadataUrlOf(resource) });
+      const header = request.headers.get('authorization');
+      if (header === null) {
+        return refuse({ status: 401, scope: required.all ?? options.scopesSupported ?? [] });
+      }
+      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+      if (match === null) {
+        return refuse({
+          status: 401,
+          error: 'invalid_request',
+          description: 'Send the access token as "Authorization: Bearer <token>"',
+        });
+      }
+      let authInfo: AuthInfo;
+      try {
+        authInfo = await options.verify(match[1]!, { resource });
+      } catch (error) {
+        if (!(error instanceof InvalidTokenError)) throw error;
+        return refuse({ status: 401, error: 'invalid_token', description: error.message });
+      }
+      const missing = missingScopes(required.all, authInfo);
+      if (missing.length > 0) {
+        return refuse({
+          status: 403,
+          error: 'insufficient_scope',
+          scope: required.all ?? [],
+          description: `This server needs the scope ${missing.join(' ')}`,
+        });
+      }
+      return authInfo;
+    },
+
+    authorize(authInfo, message) {
+      const needed = scopesFor(required, message);
+      if (needed === undefined || authInfo === undefined || knownResource === undefined) return undefined;
+      const missing = missingScopes(needed, authInfo);
+      if (missing.length === 0) return undefined;
+      return challengeResponse({
+        status: 403,
+        error: 'insufficient_scope',
+        scope: [...new Set([...(required.all ?? []), ...needed])],
+        description: `This request needs the scope ${missing.join(' ')}`,
+        resourceMetadata: metadataUrlOf(knownResource),
+      });
+    },
+
+    routes(request) {
+      if (request.method !== 'GET') return undefined;
+      const url = new URL(request.url);
+      if (!url.pathname.startsWith(WELL_KNOWN)) return undefined;
+      const resource = options.resource ?? `${url.origin}${url.pathname.slice(WELL_KNOWN.length) || '/'}`;
+      if (options.resource !== undefined && metadataUrlOf(resource) !== `${url.origin}${url.pathname}`)
+        return undefined;
+      const metadata = {
+        resource,
+        authorization_servers: options.authorizationServers,
+        bearer_methods_supported: ['header'],
+        ...(options.scopesSupported !== undefined && { scopes_supported: options.scopesSupported }),
+        ...(options.resourceName !== undefined && { resource_name: options.resourceName }),
+      };
+      return new Response(JSON.stringify(metadata), {
+        headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+      });
+    },
+  };
+}
+
+/** The endpoint's URL without query or fragment: the resource identifier when none is given. */
+function endpointUrl(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.origin}${url.pathname}`;
+}
+
+function missingScopes(needed: readonly string[] | undefined, authInfo: AuthInfo): string[] {
+  const held = new Set(authInfo.scopes);
+  return (needed ?? []).filter((scope) => !held.has(scope));
+}
+
+/** The scopes a JSON-RPC request's tool, prompt or resource needs; `undefined` when none. */
+function scopesFor(required: RequiredScopes, message: unknown): readonly string[] | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+  if (method === 'tools/call' && typeof params?.name === 'string') return required.tools?.[params.name];
+  if (method === 'prompts/get' && typeof params?.name === 'string') return required.prompts?.[params.name];
+  if (method === 'resources/read' && typeof params?.uri === 'string') return required.resources?.[params.uri];
+  return undefined;
+}
