@@ -12,6 +12,10 @@ const RUNS = REVISIONS.flatMap((revision) =>
   ),
 );
 
+// Two scenarios at a time: each starts the suite and a client (two Node processes), and the e2e
+// project runs other files alongside, on two cores.
+const slots = limit(2);
+
 // SKIPPED marks a check that does not apply; INFO entries are the suite's log of the traffic.
 const NEUTRAL = new Set(['SKIPPED', 'INFO']);
 
@@ -21,20 +25,39 @@ describe('Parley client against the frozen client requirements', () => {
   });
 
   // One retry: on a machine shared with other work a scenario's server can miss the suite's deadline.
-  it.concurrent.each(RUNS)('%s', { retry: 1 }, async (_label, scenario, revision) => {
-    const checks = await runSuite([
-      'client',
-      '--command',
-      CLIENT_COMMAND,
-      '--scenario',
-      scenario,
-      '--spec-version',
-      revision,
-      '--timeout',
-      '90000',
-    ]);
+  // The timeout covers the wait for a slot behind the other scenarios.
+  it.concurrent.each(RUNS)('%s', { retry: 1, timeout: 30 * 60_000 }, async (_label, scenario, revision) => {
+    const checks = await slots(() =>
+      runSuite([
+        'client',
+        '--command',
+        CLIENT_COMMAND,
+        '--scenario',
+        scenario,
+        '--spec-version',
+        revision,
+        '--timeout',
+        '90000',
+      ]),
+    );
     expect(checks.length).toBeGreaterThan(0);
     const notPassing = checks.filter((check) => check.status !== 'SUCCESS' && !NEUTRAL.has(check.status));
     expect(notPassing, JSON.stringify(notPassing, null, 2)).toEqual([]);
   });
 });
+
+/** Runs at most `size` of the given tasks at once, the rest in the order they asked. */
+function limit(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    running += 1;
+    try {
+      return await task();
+    } finally {
+      running -= 1;
+      waiting.shift()?.();
+    }
+  };
+}
