@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let issuerServer: Server;
 let issuer: string;
-let signingKey: CryptoKey;
+let signingKey: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 let listening: Listening;
 let resource: string;
 
