@@ -17,6 +17,24 @@ export async function connectFromPage(page: Page, target: string, era: Era | 'au
   await page.getByRole('heading', { name: /^Tools/ }).waitFor();
 }
 
+/**
+ * Waits until `count` servers are listed and none is still connecting, then returns each one's
+ * status as shown ("2026-07-28 (modern)", "handshake (2025)", "failed"). Each connection ends on its
+ * own (the client's connect times out at 60 s), so a server that comes up wrong fails the test at
+ * once with what it came up as, instead of a wait for a status that will never appear.
+ */
+export async function settledStatuses(page: Page, count: number): Promise<string[]> {
+  await page
+    .locator('.server-status')
+    .nth(count - 1)
+    .waitFor();
+  await page
+    .locator('.server-status.status-connecting')
+    .first()
+    .waitFor({ state: 'detached', timeout: 70_000 });
+  return page.locator('.server-status').allTextContents();
+}
+
 /** The question dialog. */
 export function dialog(page: Page): Locator {
   return page.getByRole('dialog');
