@@ -158,4 +158,13 @@ export class SecretInFormError extends AuthorError {
     );
     this.name = 'SecretInFormError';
   }
+
+  /** The form's message asks for a secret ("Please paste your GitHub API key"). */
+  static inMessage(message: string, looksLike: string): SecretInFormError {
+    const error = new SecretInFormError([]);
+    error.message =
+      `This form's message ("${message}") asks for ${looksLike}. Secrets must never pass through a form, where the ` +
+      'client and its model see them: collect them on a page of your server with ctx.elicitUrl(message, { flow }) instead.';
+    return error;
+  }
 }

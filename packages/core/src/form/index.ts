@@ -25,7 +25,7 @@ export { prepareQuestion, WRAPPED_FIELD } from './prepare.js';
 export { schemaForProtocolVersion } from './protocol-version.js';
 export { type ReceivedSchema, receiveRequestedSchema } from './receive-schema.js';
 export { SchemaError } from './schema-error.js';
-export { type SensitiveField, sensitiveFields } from './sensitive.js';
+export { type SensitiveField, secretAskedIn, sensitiveFields } from './sensitive.js';
 export type {
   Answer,
   BooleanFieldSchema,

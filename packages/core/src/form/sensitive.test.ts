@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ask } from './builders.js';
 import { prepareQuestion } from './prepare.js';
-import { sensitiveFields } from './sensitive.js';
+import { secretAskedIn, sensitiveFields } from './sensitive.js';
 
 const schemaOf = (fields: Parameters<typeof ask.form>[0]) => prepareQuestion(ask.form(fields)).schema;
 
@@ -44,5 +44,14 @@ describe('sensitiveFields', () => {
       keyboard: ask.choice(['US', 'UK']),
     });
     expect(sensitiveFields(schema)).toEqual([]);
+  });
+});
+
+describe('secretAskedIn', () => {
+  it('reads free text such as a form message', () => {
+    expect(secretAskedIn('Please paste your GitHub API key')).toBe('a key');
+    expect(secretAskedIn('What is your new password?')).toBe('a password');
+    expect(secretAskedIn('How many boxes?')).toBeUndefined();
+    expect(secretAskedIn('What is the PIN code of your post office?')).toBeUndefined();
   });
 });

@@ -41,11 +41,20 @@ export interface SensitiveField {
 export function sensitiveFields(schema: RequestedSchema): SensitiveField[] {
   const found: SensitiveField[] = [];
   for (const [name, field] of Object.entries(schema.properties ?? {})) {
-    const text = [name, field.title ?? '', field.description ?? '']
-      .join(' ')
-      .replace(/([a-z])([A-Z])/g, '$1 $2');
-    const match = SECRET_PATTERNS.find(([pattern]) => pattern.test(text));
-    if (match) found.push({ name, looksLike: match[1] });
+    const looksLike = secretAskedIn([name, field.title ?? '', field.description ?? ''].join(' '));
+    if (looksLike) found.push({ name, looksLike });
   }
   return found;
+}
+
+/**
+ * What secret a piece of text seems to ask for ("a key" for "Please paste your GitHub API key"), or
+ * `undefined`. The same patterns as {@link sensitiveFields}; servers apply it to a form's message too.
+ *
+ * @example
+ * secretAskedIn('Please paste your GitHub API key'); // 'a key'
+ */
+export function secretAskedIn(text: string): string | undefined {
+  const spaced = text.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return SECRET_PATTERNS.find(([pattern]) => pattern.test(spaced))?.[1];
 }

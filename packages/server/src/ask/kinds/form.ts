@@ -1,5 +1,5 @@
 import type { ElicitRequestFormParams, InputRequest } from '@modelcontextprotocol/server';
-import { PARLEY_KEY_META } from '@parley/core';
+import { isRecord, PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
 import {
   applyDefaults,
@@ -15,6 +15,7 @@ import { SecretInFormError, ToolError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
 import type { ElicitOutcome } from '../../types.js';
+import { refuseSecretInMessage, requireMessage, warnIfEmptyForm } from '../guardrails.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
@@ -60,12 +61,13 @@ export const formKind: QuestionKind<FormItem> = {
     steer:
       'this client did not declare elicitation (form mode); ask the caller for the value in a tool argument instead, or use a host that supports elicitation',
   },
-  item: (key, entry) => ({
-    kind: 'form',
-    key,
-    message: entry.message as string,
-    question: formQuestion(entry.question as QuestionInput),
-  }),
+  item(key, entry) {
+    const message = requireMessage('form', entry.message);
+    refuseSecretInMessage(message);
+    const question = formQuestion(entry.question as QuestionInput);
+    warnIfEmptyForm(question);
+    return { kind: 'form', key, message, question };
+  },
   fingerprintText(item) {
     let text = schemaText.get(item.question);
     if (text === undefined) {
@@ -104,6 +106,15 @@ export const formKind: QuestionKind<FormItem> = {
     const elicit = readElicitReply(reply);
     if (!elicit) return malformed(item.key, EXPECTED);
     if (elicit.action !== 'accept') return { status: 'ok', result: { action: elicit.action } };
+    // ElicitResult.content is "only present when action is accept and mode was form" (schema
+    // 2026-07-28, ElicitResult): a form's accept without it is not a submission, never an empty one.
+    if (!isRecord(elicit.content))
+      return {
+        status: 'malformed',
+        problem:
+          `the answer for '${item.key}' accepts a form but carries no content object; a form's accept must ` +
+          'send the submitted fields in content (content: {} when the person left every optional field empty)',
+      };
     const parsed = item.question.parse(liberalContent(item.question, elicit.content));
     if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
     return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
@@ -139,10 +150,8 @@ export const formKind: QuestionKind<FormItem> = {
  *   value the form already names.
  * Anything else (an object where a value belongs, a wrong type) is checked as sent and asked again.
  */
-function liberalContent(question: PreparedQuestion<unknown>, content: unknown): unknown {
-  if (content === undefined || content === null) return applyDefaults(question.schema, {});
-  if (typeof content !== 'object' || Array.isArray(content)) return content;
-  const present = Object.entries(content as Record<string, unknown>).filter(([, value]) => value !== null);
+function liberalContent(question: PreparedQuestion<unknown>, content: Record<string, unknown>): unknown {
+  const present = Object.entries(content).filter(([, value]) => value !== null);
   return applyDefaults(question.schema, Object.fromEntries(present));
 }
 

@@ -4,6 +4,7 @@ import { elicitationModes } from '@parley/core/capabilities';
 import { FlowExpiredError, FlowFailedError } from '../../errors.js';
 import type { Json } from '../../state/round-state.js';
 import type { ElicitOutcome, UrlOutcome } from '../../types.js';
+import { requireMessage, requireSafeUrl } from '../guardrails.js';
 import type { FlowRef, QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
@@ -31,8 +32,8 @@ export const urlKind: QuestionKind<UrlItem> = {
   item: (key, entry) => ({
     kind: 'url',
     key,
-    message: entry.message as string,
-    url: entry.url as string,
+    message: requireMessage('URL', entry.message),
+    url: requireSafeUrl(entry.url as string),
     ...(entry.flow !== undefined && { flow: entry.flow as FlowRef }),
   }),
   fingerprintText: (item) => `url\0${item.key}\0${item.message}\0${item.url}`,

@@ -1,0 +1,109 @@
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { ask } from '@parley/core/form';
+import { describe, expect, it } from 'vitest';
+import { type ContextFacts, createContext } from '../context/parley-context.js';
+import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
+import { AuthorError, SecretInFormError } from '../errors.js';
+import { firstRoundState } from '../state/round-state.js';
+import { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './guardrails.js';
+import { formKind } from './kinds/form.js';
+
+const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;
+
+function context() {
+  const engine = new ReplayEngine(firstRoundState(), undefined, { maxRounds: 20, maxTries: 3 });
+  const facts: ContextFacts = {
+    era: 'modern',
+    protocolVersion: '2026-07-28',
+    user: undefined,
+    clientCapabilities: { elicitation: { form: {}, url: {} } },
+    clientInfo: undefined,
+    sdk,
+    flows: undefined,
+  };
+  return createContext(facts, engine);
+}
+
+describe('guardrails on what a handler asks', () => {
+  it('refuses a form whose message asks for a secret', async () => {
+    const asking = context().elicit('Please paste your GitHub API key', ask.text());
+    await expect(asking).rejects.toThrow(SecretInFormError);
+    await expect(context().elicit('Please paste your GitHub API key', ask.text())).rejects.toThrow(
+      /message \("Please paste your GitHub API key"\) asks for a key.*ctx\.elicitUrl\(message, \{ flow \}\)/,
+    );
+  });
+
+  it('refuses empty and blank messages, on forms and URLs', async () => {
+    await expect(context().elicit('', ask.text())).rejects.toThrow(EmptyMessageError);
+    await expect(context().elicit('   ', ask.text())).rejects.toThrow(/needs a message/);
+    await expect(context().elicitUrl('', 'https://example.com/start')).rejects.toThrow(EmptyMessageError);
+    expect(new EmptyMessageError('form')).toBeInstanceOf(AuthorError);
+  });
+
+  it.each([
+    ['https://user:pw@example.com/', 'credentials in its user-info part (user:password@)'],
+    ['https://example.com/cb?access_token=abc', "a parameter 'access_token' (a token)"],
+    ['https://example.com/cb?token=abc', "a parameter 'token' (a credential)"],
+    ['https://example.com/cb?api_key=abc', "a parameter 'api_key' (a key)"],
+    ['https://example.com/cb?password=abc', "a parameter 'password' (a password)"],
+    ['https://example.com/cb?client_secret=abc', "a parameter 'client_secret' (a secret)"],
+    ['https://example.com/cb?code=abc', "a parameter 'code' (a credential)"],
+    ['https://example.com/cb#access_token=abc', "a parameter 'access_token' (a token)"],
+    ['https://example.com/invite?email=ann%40example.com', 'an email address (personal data)'],
+    ['https://example.com/users/ann@example.com', 'an email address (personal data)'],
+  ])('refuses %s', async (url, problem) => {
+    expect(unsafeUrlParts(new URL(url))).toContain(problem);
+    await expect(context().elicitUrl('Open this page', url)).rejects.toThrow(UnsafeUrlError);
+  });
+
+  it('names the fix for an unsafe URL, and sends a safe one', async () => {
+    await expect(
+      context().elicitUrl('Link your account', 'https://user:pw@example.com/?access_token=t&email=a%40b.io'),
+    ).rejects.toThrow(/keep tokens and personal data on the server/);
+    expect(unsafeUrlParts(new URL('https://example.com/connect/abc123?step=2&lang=en'))).toEqual([]);
+    await expect(context().elicitUrl('Open this page', 'https://example.com/connect/abc123')).rejects.toBe(
+      SUSPEND,
+    );
+  });
+
+  it('warns once about a form with no fields', async () => {
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on('warning', listen);
+    try {
+      const empty = ask.form({});
+      await expect(context().elicit('Go ahead?', empty)).rejects.toBe(SUSPEND);
+      await expect(context().elicit('Go ahead?', empty)).rejects.toBe(SUSPEND);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warnings.map((warning) => (warning as Error & { code?: string }).code)).toEqual([
+      'PARLEY_EMPTY_FORM',
+    ]);
+    expect(warnings[0]!.message).toContain('ask.form({}) has no fields');
+  });
+});
+
+describe('an accepted form without content', () => {
+  const item = formKind.item('q1', {
+    kind: 'form',
+    message: 'Anything to add?',
+    question: ask.form({ note: ask.text({ optional: true }) }),
+  });
+
+  it('is not an empty submission: the reply is refused, naming what to send', () => {
+    const checked = formKind.check(item, { action: 'accept' });
+    expect(checked).toEqual({
+      status: 'malformed',
+      problem: expect.stringContaining('accepts a form but carries no content object'),
+    });
+  });
+
+  it('an explicit empty content is a valid submission of a form whose fields are all optional', () => {
+    expect(formKind.check(item, { action: 'accept', content: {} })).toEqual({
+      status: 'ok',
+      result: { action: 'accept', value: {} },
+    });
+  });
+});

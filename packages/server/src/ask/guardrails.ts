@@ -1,0 +1,106 @@
+import { type PreparedQuestion, secretAskedIn } from '@parley/core/form';
+import { AuthorError, SecretInFormError } from '../errors.js';
+
+/** A question was about to be sent with no message: the person would see a prompt with no words. */
+export class EmptyMessageError extends AuthorError {
+  constructor(kind: string) {
+    super(
+      `A ${kind} question needs a message: the person reads it to know what is asked and why. Pass the text ` +
+        `first, e.g. ctx.elicit('How many boxes should we collect?', ask.integer()).`,
+    );
+    this.name = 'EmptyMessageError';
+  }
+}
+
+/**
+ * A URL question would send the person (and show the client) a URL that carries credentials or
+ * personal data. The client and its model see every URL they are asked to open.
+ */
+export class UnsafeUrlError extends AuthorError {
+  constructor(problems: readonly string[]) {
+    super(
+      `This URL must not be sent: it carries ${problems.join(', ')}, which the client and its model would see. ` +
+        'Put an opaque id in the URL (a flow of this server: ctx.elicitUrl(message, { flow })) and keep ' +
+        'tokens and personal data on the server.',
+    );
+    this.name = 'UnsafeUrlError';
+  }
+}
+
+/** Refuses an empty (or blank) message. */
+export function requireMessage(kind: string, message: unknown): string {
+  if (typeof message !== 'string' || message.trim() === '') throw new EmptyMessageError(kind);
+  return message;
+}
+
+/** Refuses a form whose message asks for a secret ("Please paste your GitHub API key"). */
+export function refuseSecretInMessage(message: string): void {
+  const looksLike = secretAskedIn(message);
+  if (looksLike) throw SecretInFormError.inMessage(message, looksLike);
+}
+
+const warnedEmpty = new WeakSet<PreparedQuestion<unknown>>();
+
+/**
+ * Warns once per question (a Node process warning, code `PARLEY_EMPTY_FORM`) about a form with no
+ * fields: the person can only accept or decline it, and some clients show an empty dialog.
+ */
+export function warnIfEmptyForm(question: PreparedQuestion<unknown>): void {
+  if (question.wrapped || Object.keys(question.schema.properties).length > 0) return;
+  if (warnedEmpty.has(question)) return;
+  warnedEmpty.add(question);
+  process.emitWarning(
+    'ask.form({}) has no fields: the person can only accept or decline an empty dialog. For a yes/no ' +
+      "question use ask.boolean({ title: 'Go ahead?' }); to tell the person something, say it in the result.",
+    { code: 'PARLEY_EMPTY_FORM' },
+  );
+}
+
+/** Query and fragment parameters that carry credentials (besides names that look like secrets). */
+const CREDENTIAL_PARAMS = new Set([
+  'token',
+  'code',
+  'auth',
+  'authorization',
+  'jwt',
+  'session',
+  'sessionid',
+  'sid',
+]);
+const EMAIL = /[^\s@/?#&=:;,]+@[^\s@/?#&=:;,]+\.[a-z]{2,}/i;
+
+/** What in `url` carries credentials or personal data (empty when nothing does). */
+export function unsafeUrlParts(url: URL): string[] {
+  const problems: string[] = [];
+  if (url.username || url.password) problems.push('credentials in its user-info part (user:password@)');
+  const fragment = url.hash.startsWith('#') ? url.hash.slice(1) : '';
+  for (const [name] of [...url.searchParams, ...new URLSearchParams(fragment)]) {
+    const looksLike =
+      secretAskedIn(name) ?? (CREDENTIAL_PARAMS.has(name.toLowerCase()) ? 'a credential' : undefined);
+    if (looksLike) problems.push(`a parameter '${name}' (${looksLike})`);
+  }
+  if (EMAIL.test(safeDecode(`${url.pathname}${url.search}${url.hash}`)))
+    problems.push('an email address (personal data)');
+  return problems;
+}
+
+/** Refuses a URL that {@link unsafeUrlParts} finds anything in; returns it parsed otherwise. */
+export function requireSafeUrl(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new AuthorError(`ctx.elicitUrl() needs an absolute URL (https://...); got '${target}'.`);
+  }
+  const problems = unsafeUrlParts(url);
+  if (problems.length > 0) throw new UnsafeUrlError(problems);
+  return target;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
