@@ -7,6 +7,7 @@ import type { OnceStore, OnceTimings } from './once/once-store.js';
 import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
 import { ToolRegistry } from './registry/tools.js';
+import type { Middleware } from './run/middleware.js';
 import { nodeAead } from './state/node-aead.js';
 import { StateCodec } from './state/state-codec.js';
 
@@ -86,6 +87,8 @@ export class App {
   readonly flows: FlowKit | undefined;
   /** The `ctx.once` store and its timings, when the server was given one. */
   readonly once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
+  /** What `server.use()` added, outermost first. */
+  readonly middleware: Middleware[] = [];
   /** 2025-era questions sent and not answered yet, across every connection. */
   readonly pendingQuestions = new PendingQuestions();
   readonly #options: ServerOptions;

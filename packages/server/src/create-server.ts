@@ -5,6 +5,7 @@ import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';
 import type { ToolConfig, ToolHandler } from './registry/tools.js';
+import type { Middleware } from './run/middleware.js';
 import { createEndpoint, type Endpoint, type EndpointOptions } from './serve/http-endpoint.js';
 import { type Listening, type ListenOptions, listen } from './serve/listen.js';
 import { type StdioOptions, serveOverStdio } from './serve/stdio.js';
@@ -34,6 +35,22 @@ export class ParleyServer {
    */
   get pendingQuestions(): number {
     return this.#app.pendingQuestions.count;
+  }
+
+  /**
+   * Adds middleware around every request (tool calls, prompts, resources and their list requests),
+   * on every round of both eras. The first added runs outermost. See {@link Middleware}.
+   *
+   * @example
+   * server.use(async (c, next) => {
+   *   const started = performance.now();
+   *   await next();
+   *   console.error(`${c.method} ${c.name ?? ''} round ${c.round}: ${c.outcome?.type} in ${performance.now() - started} ms`);
+   * });
+   */
+  use(...middleware: Middleware[]): this {
+    this.#app.middleware.push(...middleware);
+    return this;
   }
 
   /**

@@ -1,6 +1,12 @@
 export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { ServerOptions } from './app.js';
+export { EmptyMessageError, UnsafeUrlError } from './ask/guardrails.js';
 export { input } from './ask/input.js';
+export {
+  type InputRequired,
+  inputRequired,
+  type RoundAnswers,
+} from './context/guard.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
   AuthorError,
@@ -47,6 +53,13 @@ export {
   toolError,
   toolResult,
 } from './results/results.js';
+export type {
+  AnswerAction,
+  Middleware,
+  MiddlewareMethod,
+  RequestContext,
+  RoundOutcome,
+} from './run/middleware.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { StdioOptions } from './serve/stdio.js';

@@ -9,6 +9,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Answer, QuestionInput } from '@parley/core/form';
+import type { InputRequired, RoundAnswers } from './context/guard.js';
 import type { InputMode } from './errors.js';
 import type { Json } from './state/round-state.js';
 
@@ -159,11 +160,23 @@ export interface ParleyContext {
   sample(params: CreateMessageRequestParams, options?: ElicitOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots (deprecated in 2026-07-28 but still in the protocol). */
   roots(options?: ElicitOptions): Promise<Root[]>;
+  /**
+   * Guard style: this round's answers to `questions`, the questions the last round asked with
+   * `return inputRequired(questions, { data })`. A key is missing until it was answered (an invalid
+   * answer is asked again, with its reason). See `inputRequired()`.
+   *
+   * @example
+   * const { confirm } = await ctx.answers(questions);
+   * if (!confirm) return inputRequired(questions);
+   */
+  answers<Q extends Record<string, BatchItem>>(questions: Q): Promise<RoundAnswers<Q>>;
+  /** Guard style: the `data` the last round passed to `inputRequired()`, kept sealed across rounds. */
+  data<T extends Json = Json>(): T | undefined;
   /** The official SDK's request context, for what Parley does not wrap (progress, logging). */
   readonly sdk: ServerContext;
 }
 
 /** What a tool handler may return: a full result, or a string (one text block). */
-export type ToolReturn = CallToolResult | string;
-export type PromptReturn = GetPromptResult | string;
-export type ResourceReturn = ReadResourceResult | string;
+export type ToolReturn = CallToolResult | string | InputRequired;
+export type PromptReturn = GetPromptResult | string | InputRequired;
+export type ResourceReturn = ReadResourceResult | string | InputRequired;

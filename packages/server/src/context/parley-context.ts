@@ -6,6 +6,7 @@ import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
+import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
@@ -22,6 +23,33 @@ export interface ContextFacts {
   readonly sdk: ServerContext;
   /** URL flows, when the server has them configured. */
   readonly flows: FlowKit | undefined;
+  /** The guard-style round: answers to what the last `inputRequired()` asked, and the author's data. */
+  readonly guard?: GuardRound;
+}
+
+/**
+ * The items of a `ctx.elicitAll` batch (or of `inputRequired(questions)`), each checked against
+ * what the client declared (`can`).
+ */
+export function batchItems(
+  batch: Readonly<Record<string, BatchItem>>,
+  can: (kind: string) => boolean,
+): AskItem[] {
+  const kindFor = (name: string) => {
+    const kind = kindOf({ kind: name });
+    requireDeclared(kind, can);
+    return kind;
+  };
+  const items = Object.entries(batch).map(([key, entry]) => {
+    if (Array.isArray(entry)) {
+      const [message, question] = entry as readonly [string, QuestionInput];
+      return kindFor('form').item(key, { kind: 'form', message, question });
+    }
+    const fields = entry as unknown as Readonly<Record<string, unknown>> & { readonly kind: string };
+    return kindFor(fields.kind).item(key, fields);
+  });
+  if (items.length === 0) throw new TypeError('A batch of questions needs at least one question.');
+  return items;
 }
 
 /** Builds the `ctx` a handler receives. */
@@ -46,14 +74,6 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     requireDeclared(kind, can);
     return kind;
   };
-  const toItem = (key: string, entry: BatchItem): AskItem => {
-    if (Array.isArray(entry)) {
-      const [message, question] = entry as readonly [string, QuestionInput];
-      return kindFor('form').item(key, { kind: 'form', message, question });
-    }
-    const fields = entry as unknown as Readonly<Record<string, unknown>> & { readonly kind: string };
-    return kindFor(fields.kind).item(key, fields);
-  };
   const askOne = async (item: AskItem): Promise<ItemResult> => {
     const [result] = await engine.ask(askPoint([item], false));
     return result;
@@ -77,8 +97,9 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     },
     async elicitAll(batch) {
       asked++;
-      const items = Object.entries(batch).map(([key, entry]) => toItem(key, entry));
-      if (items.length === 0) throw new TypeError('ctx.elicitAll() needs at least one question.');
+      if (Object.keys(batch).length === 0)
+        throw new TypeError('ctx.elicitAll() needs at least one question.');
+      const items = batchItems(batch, can);
       const results = await engine.ask(askPoint(items, true));
       return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
     },
@@ -106,6 +127,16 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       );
       const flow = { id, kit, principal };
       return (await askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow }))) as never;
+    },
+    async answers(questions) {
+      const items = batchItems(questions, can);
+      return (await (facts.guard ?? NO_GUARD_ROUND).answers(
+        items,
+        askPoint(items, true).fingerprint,
+      )) as never;
+    },
+    data() {
+      return (facts.guard ?? NO_GUARD_ROUND).data as never;
     },
     once(name, fn) {
       return engine.once(name, fn);

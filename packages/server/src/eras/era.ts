@@ -1,5 +1,6 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
+import type { RoundObserver } from '../run/middleware.js';
 import type { StateBinding } from '../state/binding.js';
 import type { ParleyContext, Principal } from '../types.js';
 
@@ -20,6 +21,8 @@ export interface EraCall<R> {
   readonly call: CallSpec;
   /** The verified user: from the request's auth info, else the stdio user. */
   readonly user: Principal | undefined;
+  /** Told the round's number once it is known, and the keys of the questions sent (middleware facts). */
+  readonly observe?: RoundObserver | undefined;
   /** Runs the handler with the `ctx` the era built. */
   readonly invoke: (ctx: ParleyContext) => Promise<R>;
 }

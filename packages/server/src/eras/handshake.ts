@@ -1,6 +1,11 @@
-import { type ContextFacts, createContext } from '../context/parley-context.js';
+import { askPoint } from '../ask/ask-item.js';
+import { isDeclared } from '../ask/kind-table.js';
+import { type GuardRound, isInputRequired } from '../context/guard.js';
+import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
+import { RoundLimitError } from '../errors.js';
 import { newCallId } from '../state/round-state.js';
 import type { EraModule } from './era.js';
+import { answeredGuardRound } from './guard-rounds.js';
 import { PushEngine } from './push-engine.js';
 
 /**
@@ -8,7 +13,7 @@ import { PushEngine } from './push-engine.js';
  * waits for their answers; the call's result is the handler's.
  */
 export const handshakeEra: EraModule = {
-  async run({ app, sdk, server, user, invoke }) {
+  async run({ app, sdk, server, user, invoke, observe }) {
     const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
     const engine = new PushEngine(sdk, {
       maxTries: app.maxTries,
@@ -20,6 +25,10 @@ export const handshakeEra: EraModule = {
         server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
       pending: app.pendingQuestions,
       once: app.once,
+      ...(observe && {
+        onAsk: (key: string) => observe.asked([key]),
+        onAnswer: (key: string, action: 'accept' | 'decline' | 'cancel') => observe.answered({ key, action }),
+      }),
     });
     const facts: ContextFacts = {
       era: 'handshake',
@@ -30,6 +39,18 @@ export const handshakeEra: EraModule = {
       sdk,
       flows: app.flows,
     };
-    return invoke(createContext(facts, engine));
+    // Guard style: the questions of `inputRequired()` are asked over the session, then the handler
+    // runs again with their answers, in the same request (a 2025 client never sees input_required).
+    let guard: GuardRound | undefined;
+    for (let round = 1; ; round++) {
+      const result = await invoke(createContext({ ...facts, ...(guard && { guard }) }, engine));
+      if (!isInputRequired(result)) return result;
+      if (round >= app.maxRounds) throw new RoundLimitError(app.maxRounds);
+      const items = batchItems(result.questions, (kind) =>
+        isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+      );
+      const results = await engine.ask(askPoint(items, true));
+      guard = answeredGuardRound(items, results, result.data);
+    }
   },
 };

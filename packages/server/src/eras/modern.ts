@@ -9,13 +9,16 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import { type ContextFacts, createContext } from '../context/parley-context.js';
+import { isDeclared } from '../ask/kind-table.js';
+import { isInputRequired } from '../context/guard.js';
+import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import type { EraModule } from './era.js';
-import { MalformedResponseError, ReplayEngine } from './replay-engine.js';
+import { guardSuspension, modernGuardRound } from './guard-rounds.js';
+import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-engine.js';
 
 /**
  * The 2026-07-28 era: every request is a round. The module opens the request's sealed state,
@@ -23,7 +26,7 @@ import { MalformedResponseError, ReplayEngine } from './replay-engine.js';
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, invoke }) {
+  async run({ app, sdk, call, user, invoke, observe }) {
     const bindingFacts: StateBinding = {
       server: app.info.name,
       method: call.method,
@@ -36,6 +39,7 @@ export const modernEra: EraModule = {
     let binding: Uint8Array | undefined;
     const bindingOf = () => (binding ??= bindingBytes(bindingFacts));
     const state = await openState(app, sdk, bindingFacts, bindingOf);
+    observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
     if (dropped && dropped.length > 0) {
       throw new ProtocolError(
@@ -51,7 +55,7 @@ export const modernEra: EraModule = {
       app.once,
     );
     const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
-    const facts: ContextFacts = {
+    const eraFacts: ContextFacts = {
       era: 'modern',
       protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28'),
       user,
@@ -61,17 +65,27 @@ export const modernEra: EraModule = {
       flows: app.flows,
     };
 
+    const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
+    const facts: ContextFacts = { ...eraFacts, guard };
+
     let result: Awaited<ReturnType<typeof invoke>> | undefined;
     let failure: unknown;
     let failed = false;
+    let guardAsk: Suspension | undefined;
     try {
       result = await invoke(createContext(facts, engine));
+      if (isInputRequired(result)) {
+        const items = batchItems(result.questions, (kind) =>
+          isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+        );
+        guardAsk = guardSuspension(engine.stateSoFar(), items, result.data, guard, app.maxRounds);
+      }
     } catch (error) {
       failed = true;
       failure = error;
     }
     // A suspension wins even if the handler caught the signal and returned or threw something else.
-    const suspension = engine.suspension;
+    const suspension = engine.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
       const codec = await app.codec();
       const requestState = await codec.seal(suspension.state, bindingOf());

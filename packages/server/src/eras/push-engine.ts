@@ -29,6 +29,10 @@ export interface PushOptions {
   readonly pending: PendingQuestions;
   /** The server's `ctx.once` store, when it has one. */
   readonly once?: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
+  /** Told the key of each question as it is sent. */
+  readonly onAsk?: (key: string) => void;
+  /** Told the action of each usable answer (never its content). */
+  readonly onAnswer?: (key: string, action: 'accept' | 'decline' | 'cancel') => void;
 }
 
 /**
@@ -60,10 +64,14 @@ export class PushEngine {
   async #askOne(item: AskItem): Promise<ItemResult> {
     const kind = kindOf(item);
     let reason: string | undefined;
+    this.#options.onAsk?.(item.key);
     for (let tries = 0; ; ) {
       const reply = await this.#options.pending.track(this.#send(kind, item, questionMessage(item, reason)));
       const checked = kind.check(item, reply);
       if (checked.status === 'ok') {
+        const action = (checked.result as { action?: unknown } | null)?.action;
+        if (action === 'accept' || action === 'decline' || action === 'cancel')
+          this.#options.onAnswer?.(item.key, action);
         if (!kind.settle) return checked.result;
         // The watch waits until the flow settles, so "not settled" cannot come back here; if a
         // kind ever returns it, the question is asked again, as on 2026-07-28.

@@ -67,6 +67,16 @@ export class ReplayEngine {
     return this.#suspension;
   }
 
+  /** The call's state with what this round journaled so far (a guard-style round seals it). */
+  stateSoFar(): RoundState {
+    return {
+      callId: this.#state.callId,
+      rounds: this.#state.rounds,
+      journal: this.#journal,
+      pending: undefined,
+    };
+  }
+
   /** Waits at an ask point; resolves with one result per item (in item order). */
   async ask(point: AskPoint): Promise<ItemResult[]> {
     const replayed = this.#replay(point.fingerprint, point.label);
@@ -186,4 +196,4 @@ export class ReplayEngine {
 }
 
 /** On 2026-07-28 the server looks at a flow once per round; a flow still pending is asked again. */
-const lookOnce: FlowWatch = (flow) => flow.kit.check(flow.id, flow.principal);
+export const lookOnce: FlowWatch = (flow) => flow.kit.check(flow.id, flow.principal);

@@ -1,7 +1,8 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
+import type { InputRequired } from '../context/guard.js';
 import type { PromptReturn, ResourceReturn, ToolReturn } from '../types.js';
 
-export function toCallToolResult(value: ToolReturn): CallToolResult {
+export function toCallToolResult(value: Exclude<ToolReturn, InputRequired>): CallToolResult {
   return typeof value === 'string' ? { content: [{ type: 'text', text: value }] } : value;
 }
 
@@ -9,14 +10,14 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export function toPromptResult(value: PromptReturn): GetPromptResult {
+export function toPromptResult(value: Exclude<PromptReturn, InputRequired>): GetPromptResult {
   return typeof value === 'string'
     ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
     : value;
 }
 
 export function toReadResourceResult(
-  value: ResourceReturn,
+  value: Exclude<ResourceReturn, InputRequired>,
   uri: string,
   mimeType: string | undefined,
 ): ReadResourceResult {

@@ -1,7 +1,9 @@
 import type { AuthInfo, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
+import type { App } from '../app.js';
 import type { EraCall, EraModule } from '../eras/era.js';
 import { handshakeEra } from '../eras/handshake.js';
 import { modernEra } from '../eras/modern.js';
+import type { Principal } from '../types.js';
 
 export type { CallSpec } from '../eras/era.js';
 
@@ -16,6 +18,8 @@ export interface ServingUnit {
   readonly authOf?: ((sdk: ServerContext) => AuthInfo | undefined) | undefined;
   /** Told when a request handler starts (the shared modern connection maps errors to HTTP statuses by it). */
   readonly onDispatch?: ((sdk: ServerContext) => void) | undefined;
+  /** Whether a request is the server's own (the connection's era pin): middleware does not see it. */
+  readonly internal?: ((sdk: ServerContext) => boolean) | undefined;
 }
 
 /** Everything one call needs: the request, the handler, and the unit it arrived on. */
@@ -33,9 +37,12 @@ const ERAS: Record<ServingEra, EraModule> = { modern: modernEra, legacy: handsha
  * 2025 eras by sending questions to the client over the session.
  */
 export async function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequiredResult> {
-  const { app, sdk, unit } = options;
+  return ERAS[options.era].run({ ...options, user: userOf(options.app, options.unit, options.sdk) });
+}
+
+/** The verified user of a request: from its auth info, else the stdio user. */
+export function userOf(app: App, unit: ServingUnit, sdk: ServerContext): Principal | undefined {
   const authInfo = unit.authOf?.(sdk) ?? sdk.http?.authInfo;
   const principal = app.principalOf(authInfo) ?? unit.localUser;
-  const user = principal === undefined ? undefined : { id: principal, ...(authInfo && { authInfo }) };
-  return ERAS[options.era].run({ ...options, user });
+  return principal === undefined ? undefined : { id: principal, ...(authInfo && { authInfo }) };
 }

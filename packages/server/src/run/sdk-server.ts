@@ -8,7 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import { CallEndingError } from '../errors.js';
-import { runCall, type ServingEra, type ServingUnit } from './run-call.js';
+import { type MiddlewareMethod, type RequestStart, runChain } from './middleware.js';
+import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
 import { SURFACES } from './surfaces.js';
 
 /** `setRequestHandler` for a method chosen at run time (the table knows each one's params and result). */
@@ -26,7 +27,7 @@ export function buildSdkServer(
   app: App,
   era: ServingEra,
   transport: 'http' | 'stdio' = 'http',
-  hooks: Pick<ServingUnit, 'authOf' | 'onDispatch'> = {},
+  hooks: Pick<ServingUnit, 'authOf' | 'onDispatch' | 'internal'> = {},
 ): Server {
   const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
   const surfaces = SURFACES.filter((surface) => surface.present(app));
@@ -42,26 +43,53 @@ export function buildSdkServer(
       return answer(request.params as never, sdk);
     });
 
+  const chainFor = (sdk: ServerContext) => (unit.internal?.(sdk) ? [] : app.middleware);
+  /** The facts middleware gets about a request before it runs. */
+  const start = (method: string, params: unknown, sdk: ServerContext): RequestStart => {
+    const {
+      name,
+      uri,
+      arguments: args,
+    } = (params ?? {}) as { name?: string; uri?: string; arguments?: unknown };
+    return {
+      method: method as MiddlewareMethod,
+      name: name ?? uri,
+      args: args ?? {},
+      era: era === 'modern' ? 'modern' : 'handshake',
+      user: userOf(app, unit, sdk),
+      sdk,
+      pendingQuestions: () => app.pendingQuestions.count,
+    };
+  };
+
   for (const surface of surfaces) {
-    for (const [method, list] of Object.entries(surface.lists)) handle(method, () => list!(app));
+    for (const [method, list] of Object.entries(surface.lists))
+      handle(method, (params, sdk) =>
+        runChain(chainFor(sdk), start(method, params, sdk), async () => list!(app)),
+      );
     handle(surface.method, async (params, sdk): Promise<Result> => {
-      const found = await surface.find(app, params);
-      if ('refused' in found) return found.refused;
+      let what = `${surface.method} request`;
       try {
-        const outcome = await runCall({
-          app,
-          era,
-          sdk,
-          server,
-          unit,
-          call: found.spec,
-          invoke: async (ctx) => found.handler(ctx),
+        return await runChain(chainFor(sdk), start(surface.method, params, sdk), async (observe) => {
+          const found = await surface.find(app, params);
+          if ('refused' in found) return found.refused;
+          what = found.what;
+          const outcome = await runCall({
+            app,
+            era,
+            sdk,
+            server,
+            unit,
+            call: found.spec,
+            observe,
+            invoke: async (ctx) => found.handler(ctx),
+          });
+          if (isInputRequiredResult(outcome)) return outcome;
+          return await found.finish(outcome, server);
         });
-        if (isInputRequiredResult(outcome)) return outcome;
-        return await found.finish(outcome, server);
       } catch (error) {
         if (error instanceof ProtocolError) throw error;
-        return surface.fail(report(app, error, found.what), error);
+        return surface.fail(report(app, error, what), error);
       }
     });
   }

@@ -251,6 +251,7 @@ export class Endpoint {
           buildSdkServer(this.#app, 'modern', 'http', {
             authOf: (sdk) => this.#mux.authInfoFor(sdk.mcpReq.id),
             onDispatch: (sdk) => this.#mux.markDispatched(sdk.mcpReq.id),
+            internal: (sdk) => this.#mux.isInternal(sdk.mcpReq.id),
           }),
         {
           legacy: 'reject',
@@ -269,6 +270,7 @@ export class Endpoint {
           },
           undefined,
           { notify: () => {}, finish: () => resolve() },
+          true,
         );
       });
       return serving;

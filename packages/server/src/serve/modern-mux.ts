@@ -24,6 +24,8 @@ interface Exchange {
   readonly authInfo: AuthInfo | undefined;
   /** Whether a request handler started: an error before that came from the SDK's dispatch checks. */
   dispatched: boolean;
+  /** The server's own request (the era pin), not a client's. */
+  readonly internal: boolean;
 }
 
 /** What the sink learns with the response. */
@@ -88,7 +90,12 @@ export class ModernMux implements Transport {
   }
 
   /** Serves one request; returns a function that cancels it (the HTTP client went away). */
-  exchange(message: JSONRPCRequest, authInfo: AuthInfo | undefined, sink: ExchangeSink): () => void {
+  exchange(
+    message: JSONRPCRequest,
+    authInfo: AuthInfo | undefined,
+    sink: ExchangeSink,
+    internal = false,
+  ): () => void {
     if (this.#closed || !this.onmessage) {
       sink.finish(
         {
@@ -101,7 +108,7 @@ export class ModernMux implements Transport {
       return () => {};
     }
     const id = ++this.#nextId;
-    this.#exchanges.set(id, { externalId: message.id, sink, authInfo, dispatched: false });
+    this.#exchanges.set(id, { externalId: message.id, sink, authInfo, dispatched: false, internal });
     this.onmessage({ ...message, id });
     return () => {
       if (!this.#exchanges.delete(id)) return;
@@ -122,6 +129,11 @@ export class ModernMux implements Transport {
   /** The auth info of the HTTP request behind an in-flight (renumbered) request id. */
   authInfoFor(id: RequestId): AuthInfo | undefined {
     return this.#exchanges.get(id as number)?.authInfo;
+  }
+
+  /** Whether an in-flight (renumbered) request is the server's own rather than a client's. */
+  isInternal(id: RequestId): boolean {
+    return this.#exchanges.get(id as number)?.internal ?? false;
   }
 
   /** Requests in flight. */

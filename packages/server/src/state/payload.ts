@@ -1,9 +1,10 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { Json, PendingAsk, RoundState } from './round-state.js';
+import type { GuardAsked, Json, PendingAsk, RoundState } from './round-state.js';
 
 /**
  * The byte layout of a sealed round state. Compact, because the client carries it on every
- * round: `[callId, expires, rounds, fingerprints, results, pending]` as JSON, the 24-bit
+ * round: `[callId, expires, rounds, fingerprints, results, pending, guard]` as JSON (`pending` is
+ * `null` when only `guard` follows it; both are left out when absent), the 24-bit
  * fingerprints packed 3 bytes each into one base64url string, and the whole deflated once it is
  * long enough for that to pay (long text answers).
  */
@@ -35,6 +36,10 @@ export function encodePayload(state: RoundState, expires: number): Uint8Array {
         ? [pending.fingerprint, pending.tries, pending.partial]
         : [pending.fingerprint, pending.tries],
     );
+  if (state.guard) {
+    if (!pending) payload.push(null);
+    payload.push([state.guard.asked, state.guard.data]);
+  }
   const json = encoder.encode(JSON.stringify(payload));
   if (json.length < DEFLATE_FROM_BYTES) return json;
   const deflated = deflateRawSync(json, ZLIB);
@@ -64,8 +69,8 @@ export function decodePayload(
   } catch {
     return undefined;
   }
-  if (!Array.isArray(payload) || payload.length < 5 || payload.length > 6) return undefined;
-  const [callId, expires, rounds, packed, results, pendingRaw] = payload as unknown[];
+  if (!Array.isArray(payload) || payload.length < 5 || payload.length > 7) return undefined;
+  const [callId, expires, rounds, packed, results, pendingRaw, guardRaw] = payload as unknown[];
   if (typeof callId !== 'string' || !isCount(expires) || !isCount(rounds) || typeof packed !== 'string')
     return undefined;
   if (!Array.isArray(results)) return undefined;
@@ -75,7 +80,7 @@ export function decodePayload(
     (result, index) => [fingerprints.readUIntBE(index * 3, 3), result as Json] as const,
   );
   let pending: PendingAsk | undefined;
-  if (pendingRaw !== undefined) {
+  if (pendingRaw !== undefined && pendingRaw !== null) {
     const p = pendingRaw;
     if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !isCount(p[0]) || !isCount(p[1]))
       return undefined;
@@ -87,7 +92,12 @@ export function decodePayload(
       ...(p.length === 3 && { partial: p[2] as { [key: string]: Json } }),
     };
   }
-  return { state: { callId, rounds, journal, pending }, expires };
+  let guard: GuardAsked | undefined;
+  if (guardRaw !== undefined) {
+    if (!Array.isArray(guardRaw) || guardRaw.length !== 2 || !isCount(guardRaw[0])) return undefined;
+    guard = { asked: guardRaw[0], data: guardRaw[1] as Json };
+  }
+  return { state: { callId, rounds, journal, pending, ...(guard && { guard }) }, expires };
 }
 
 function isCount(value: unknown): value is number {

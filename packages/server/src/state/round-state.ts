@@ -26,6 +26,14 @@ export interface RoundState {
   readonly rounds: number;
   readonly journal: readonly JournalEntry[];
   readonly pending: PendingAsk | undefined;
+  /** Set when the last round ended with a guard-style `inputRequired(questions, { data })`. */
+  readonly guard?: GuardAsked;
+}
+
+/** What a guard-style round asked (the fingerprint of its questions) and the author's own data. */
+export interface GuardAsked {
+  readonly asked: number;
+  readonly data: Json;
 }
 
 /** The state of a call's first round. */

@@ -61,6 +61,8 @@ export interface ModernWire {
 export interface RoundInput {
   readonly inputResponses?: unknown;
   readonly requestState?: unknown;
+  /** Replaces the request's `_meta` (e.g. to add `traceparent`). */
+  readonly _meta?: Record<string, unknown>;
 }
 
 /** A `tools/call` round: the original name and arguments, plus this round's answers and state. */

@@ -1,0 +1,1 @@
+export { type TelemetryOptions, telemetry } from './telemetry.js';

@@ -1,0 +1,212 @@
+import { isInputRequiredResult, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { AuthorError } from '../errors.js';
+import type { Principal } from '../types.js';
+
+/** The requests middleware runs around: the calls of every surface and their list requests. */
+export type MiddlewareMethod =
+  | 'tools/call'
+  | 'prompts/get'
+  | 'resources/read'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list';
+
+/** The action of one answer, by the key of its question. */
+export interface AnswerAction {
+  readonly key: string;
+  readonly action: 'accept' | 'decline' | 'cancel';
+}
+
+/** How a round ended, once `await next()` returned: it asked the person, or it completed. */
+export type RoundOutcome =
+  /** The round ended with an InputRequiredResult asking `keys` (2026-07-28 only). An ask is not an error. */
+  | { readonly type: 'ask'; readonly keys: readonly string[] }
+  /** The request's final result (a tool's error result included). */
+  | { readonly type: 'complete' };
+
+/**
+ * What middleware knows about one request (on 2026-07-28 one request is one round of a call).
+ * Everything but `round` (on a continuation), `asked`, `outcome` and `result` is known before
+ * `await next()`.
+ */
+export interface RequestContext {
+  readonly method: MiddlewareMethod;
+  /** The tool or prompt name, or the resource URI; `undefined` for list requests. */
+  readonly name: string | undefined;
+  /** The call's arguments as the client sent them (`{}` for resources and lists). */
+  readonly args: unknown;
+  /** `modern` is 2026-07-28 (one request per round); `handshake` the 2025 revisions. */
+  readonly era: 'modern' | 'handshake';
+  /**
+   * The round of the call, from 1. Known before `next()` on a first round and on the handshake era
+   * (always 1: its questions travel over the session inside one request); on a 2026-07-28
+   * continuation it is read from the sealed state, so it is known once `next()` has opened it
+   * (`undefined` before that, and when the state was refused).
+   */
+  readonly round: number | undefined;
+  /** False when the request continues a call (it carries a `requestState`). */
+  readonly firstRound: boolean;
+  /** The verified user (from the request's auth info, or the stdio user); never what the client claims. */
+  readonly user: Principal | undefined;
+  /** When the request reached Parley, as `Date.now()`. */
+  readonly startedAt: number;
+  /** Milliseconds since `startedAt` (monotonic clock). */
+  elapsedMs(): number;
+  /** The request's `_meta` (where a client puts `traceparent`), as sent. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** The official SDK's request context. */
+  readonly sdk: ServerContext;
+  /**
+   * The keys of the questions this request asked: the `inputRequests` keys of an asking round on
+   * 2026-07-28, or every question sent over the session during the call on the handshake era.
+   */
+  readonly asked: readonly string[];
+  /**
+   * The actions (`accept`, `decline`, `cancel`) of the answers this request carried (2026-07-28: its
+   * `inputResponses`; handshake era: the answers that came back over the session), never their content.
+   */
+  readonly answered: readonly AnswerAction[];
+  /** Questions sent to 2025-era clients and not answered yet, across the server (live). */
+  readonly pendingQuestions: number;
+  /** Set when the inner request returned (not when it threw). */
+  readonly outcome: RoundOutcome | undefined;
+  /**
+   * The request's result. Set it without calling `next()` to answer from middleware (a cache hit);
+   * an `InputRequiredResult` cannot be answered that way, since a question carries a state sealed for
+   * its own round.
+   */
+  result: Result | undefined;
+}
+
+/**
+ * Runs around every request: do something before `await next()`, then read `c.outcome` and
+ * `c.result` after it. An error thrown by the handler (or by inner middleware) comes out of
+ * `next()`; an ask never does, because asking the person is a result, not a failure.
+ *
+ * @example
+ * server.use(async (c, next) => {
+ *   await next();
+ *   console.log(c.method, c.name, `round ${c.round}`, c.outcome?.type, `${c.elapsedMs().toFixed(1)} ms`);
+ * });
+ */
+export type Middleware = (c: RequestContext, next: () => Promise<void>) => Promise<void> | void;
+
+/** The facts of one request that the chain does not learn by itself. */
+export interface RequestStart {
+  readonly method: MiddlewareMethod;
+  readonly name: string | undefined;
+  readonly args: unknown;
+  readonly era: 'modern' | 'handshake';
+  readonly user: Principal | undefined;
+  readonly sdk: ServerContext;
+  readonly pendingQuestions: () => number;
+}
+
+/** What the era tells the chain while a request runs (see `EraCall.observe`). */
+export interface RoundObserver {
+  /** The round's number, once it is known (a continuation's sealed state was opened). */
+  round(round: number): void;
+  /** Questions sent (`keys`), on either era. */
+  asked(keys: readonly string[]): void;
+  /** An answer came back over the session (handshake era). */
+  answered(answer: AnswerAction): void;
+}
+
+/** The innermost step: serves the request and returns its result. */
+export type Endpoint = (observer: RoundObserver) => Promise<Result>;
+
+/**
+ * Runs `endpoint` inside `chain` (Koa/Hono-style onion: each middleware awaits `next()` once) and
+ * returns the request's result.
+ */
+export async function runChain(
+  chain: readonly Middleware[],
+  start: RequestStart,
+  endpoint: Endpoint,
+): Promise<Result> {
+  if (chain.length === 0) return endpoint(IGNORE);
+  const began = performance.now();
+  const continuation = start.sdk.mcpReq.requestState<unknown>() !== undefined;
+  const asked: string[] = [];
+  const answered: AnswerAction[] = actionsOf(start.sdk.mcpReq.inputResponses);
+  let round: number | undefined = start.era === 'handshake' || !continuation ? 1 : undefined;
+  let outcome: RoundOutcome | undefined;
+  let produced: Result | undefined;
+  const { pendingQuestions, ...facts } = start;
+  const context: RequestContext = {
+    ...facts,
+    get round() {
+      return round;
+    },
+    firstRound: !continuation,
+    startedAt: Date.now(),
+    elapsedMs: () => performance.now() - began,
+    meta: start.sdk.mcpReq._meta,
+    get asked() {
+      return asked;
+    },
+    answered,
+    get pendingQuestions() {
+      return pendingQuestions();
+    },
+    get outcome() {
+      return outcome;
+    },
+    result: undefined,
+  };
+  const observer: RoundObserver = {
+    round: (n) => {
+      round = n;
+    },
+    asked: (keys) => {
+      asked.push(...keys);
+    },
+    answered: (answer) => {
+      answered.push(answer);
+    },
+  };
+  let last = -1;
+  const dispatch = async (index: number): Promise<void> => {
+    if (index <= last)
+      throw new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.');
+    last = index;
+    if (index === chain.length) {
+      produced = await endpoint(observer);
+      context.result = produced;
+      outcome = isInputRequiredResult(produced)
+        ? { type: 'ask', keys: Object.keys(produced.inputRequests ?? {}) }
+        : { type: 'complete' };
+      if (outcome.type === 'ask') observer.asked(outcome.keys);
+      return;
+    }
+    await chain[index]!(context, () => dispatch(index + 1));
+  };
+  await dispatch(0);
+  const result = context.result;
+  if (result === undefined)
+    throw new AuthorError(
+      'The middleware chain ended without a result: a middleware returned without calling next() or setting c.result.',
+    );
+  if (isInputRequiredResult(result) && result !== produced)
+    throw new AuthorError(
+      'A middleware answered with an InputRequiredResult this round did not produce (a cached question?). A ' +
+        'question carries a state sealed for its own round: cache only results whose c.outcome.type is "complete".',
+    );
+  return result;
+}
+
+const IGNORE: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+
+/** The actions of a 2026-07-28 round's `inputResponses` (client input: only the known actions count). */
+function actionsOf(responses: Readonly<Record<string, unknown>> | undefined): AnswerAction[] {
+  const found: AnswerAction[] = [];
+  for (const [key, reply] of Object.entries(responses ?? {})) {
+    const action = (reply as { action?: unknown } | null)?.action;
+    if (typeof action === 'string' && ACTIONS.has(action))
+      found.push({ key, action: action as AnswerAction['action'] });
+  }
+  return found;
+}
