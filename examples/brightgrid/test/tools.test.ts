@@ -39,8 +39,8 @@ describe.each(VARIANTS)('Brightgrid over $transport, $era era', ({ transport, er
   });
 
   /** Connects as `user` with scripted answers; returns the client and what it was asked. */
-  async function open(answers: ScriptedAnswers, user: 'alice' | 'bob' = 'alice') {
-    const ui = scripted(answers);
+  async function open(answers: ScriptedAnswers, user: 'alice' | 'bob' = 'alice', canAsk = true) {
+    const ui = canAsk ? scripted(answers) : { ...scripted(answers), modes: { form: false, url: false } };
     const client =
       transport === 'http'
         ? await connect(brightgrid!.url, {
@@ -107,6 +107,23 @@ describe.each(VARIANTS)('Brightgrid over $transport, $era era', ({ transport, er
     expect(text(result)).toMatch(new RegExp(`collects 1 box on ${pickup}.*will be gift-wrapped\\.$`));
     expect(asked.map((question) => question.key)).toEqual(['return', 'pickup_date_retry_1']);
     expect(asked[1]!.message).toMatch(/cannot come on 2020-01-01, which is in the past/);
+  });
+
+  it('book_return tells a client that cannot be asked which arguments to pass, then books with them', async () => {
+    const { client, asked } = await open({}, 'alice', false);
+    const fallback = await client.callTool('book_return');
+    expect(fallback.isError).toBeFalsy();
+    expect(text(fallback)).toBe(
+      'This client cannot show forms, so Brightgrid cannot ask you here. Call book_return again with reason ' +
+        `(one of Broken, Wrong item, No longer needed), boxes (1 to 3) and pickup_date (YYYY-MM-DD, ${daysFromNow(1)} ` +
+        'or later); the courier label goes to the email of your account.',
+    );
+    const pickup = daysFromNow(4);
+    const booked = await client.callTool('book_return', { reason: 'Broken', boxes: 1, pickup_date: pickup });
+    expect(text(booked)).toMatch(
+      new RegExp(`collects 1 box on ${pickup}; the label goes to alice@brightgrid\\.example\\.$`),
+    );
+    expect(asked).toEqual([]);
   });
 
   it('book_return books nothing when the person declines', async () => {

@@ -1,4 +1,5 @@
 import { ask, type ParleyServer, ToolError } from '@parley/server';
+import * as z from 'zod/v4';
 import { RETURN_REASONS } from '../db.js';
 import { addDays, type Deps, isoDate, reply, stopped } from './deps.js';
 
@@ -22,8 +23,28 @@ function returnForm(email: string, tomorrow: string) {
 const DATE_RETRIES = 2;
 
 /**
+ * The same details as tool arguments, for a client that cannot show a form ("ask late, ask once":
+ * a caller that already knows them passes them, and is not asked).
+ */
+const returnArgs = z.object({
+  reason: z.enum(RETURN_REASONS).optional().describe('Why the item goes back'),
+  boxes: z.number().int().min(1).max(3).optional().describe('How many boxes the courier collects (1 to 3)'),
+  pickup_date: z.iso.date().optional().describe('Pickup date, YYYY-MM-DD, tomorrow or later'),
+});
+
+/** What a client that cannot be asked gets instead of a form: which arguments to pass. */
+export function returnFallback(today: string): string {
+  return (
+    'This client cannot show forms, so Brightgrid cannot ask you here. Call book_return again with ' +
+    `reason (one of ${RETURN_REASONS.join(', ')}), boxes (1 to 3) and pickup_date (YYYY-MM-DD, ${addDays(today, 1)} or later); ` +
+    'the courier label goes to the email of your account.'
+  );
+}
+
+/**
  * `book_return`: one form with every basic field kind, a server-side check that re-asks for a date
- * in the past, and the booking written once (`ctx.once`) however many rounds the call takes.
+ * in the past, and the booking written once (`ctx.once`) however many rounds the call takes. A
+ * client that cannot be asked gets a text naming the arguments to pass instead.
  */
 export function registerBookReturn(server: ParleyServer, deps: Deps): void {
   server.tool(
@@ -32,19 +53,27 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
       title: 'Book a return',
       description: 'Books a courier pickup for an item you are sending back to Brightgrid.',
       annotations: { destructiveHint: false, idempotentHint: false },
+      input: returnArgs,
     },
-    async (_args, ctx) => {
+    async (args, ctx) => {
       const user = deps.userOf(ctx);
       const today = await ctx.once('today', () => isoDate(deps.now()));
-      const answer = await ctx.elicit(
-        'Book a return: tell us why, and when the courier should pick it up.',
-        returnForm(user.email, addDays(today, 1)),
-        { key: 'return' },
-      );
+      const given =
+        args.reason !== undefined && args.boxes !== undefined && args.pickup_date !== undefined
+          ? { reason: args.reason, email: user.email, boxes: args.boxes, pickup_date: args.pickup_date }
+          : undefined;
+      if (!given && !ctx.can('form')) return returnFallback(today);
+      const answer = given
+        ? ({ action: 'accept', value: given } as const)
+        : await ctx.elicit(
+            'Book a return: tell us why, and when the courier should pick it up.',
+            returnForm(user.email, addDays(today, 1)),
+            { key: 'return' },
+          );
       if (answer.action !== 'accept') return stopped(answer.action, 'No return booked');
 
       let pickupDate = answer.value.pickup_date;
-      for (let retry = 1; pickupDate < today && retry <= DATE_RETRIES; retry++) {
+      for (let retry = 1; pickupDate < today && retry <= DATE_RETRIES && ctx.can('form'); retry++) {
         const again = await ctx.elicit(
           `The courier cannot come on ${pickupDate}, which is in the past. Pick ${today} or later.`,
           ask.date({ title: 'Pickup date', default: addDays(today, 1) }),
@@ -64,7 +93,7 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
             email: answer.value.email,
             boxes: answer.value.boxes,
             pickupDate,
-            giftWrap: answer.value.gift_wrap ?? false,
+            giftWrap: 'gift_wrap' in answer.value && answer.value.gift_wrap === true,
           },
           key,
         ),
