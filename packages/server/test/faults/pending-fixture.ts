@@ -38,6 +38,9 @@ if (process.env.PENDING_TRANSPORT === 'stdio') {
   });
 } else {
   const listening = await server.listen({
+    // A 2025-era client keeps one response stream open per call in flight and answers each question
+    // on a new connection: 1,000 pending calls need more than the default cap of 1,024 connections.
+    limits: { maxConnections: 4096 },
     routes(request) {
       if (new URL(request.url).pathname !== '/stats') return undefined;
       (globalThis as { gc?: () => void }).gc?.();
