@@ -1,4 +1,5 @@
-import { type FlowStore, RedisFlowStore } from '@parley/server';
+import type { FlowStore } from '@parley/server';
+import { RedisFlowStore } from '@parley/server/redis';
 import { Redis } from 'ioredis';
 
 /** Where URL flows live, and how to let go of it. */

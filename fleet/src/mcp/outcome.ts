@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { HttpReply } from '../lb/send.js';
 
 /** One question of an InputRequiredResult, as the driver needs it. */
@@ -33,9 +34,6 @@ export type Outcome =
   | { readonly kind: 'unclear'; readonly reason: string }
   /** An answer this driver does not understand: a failure, never retried. */
   | { readonly kind: 'bad'; readonly reason: string };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads a 2026-07-28 reply (JSON, or an SSE stream whose last message is the response). */
 export function outcomeOf(reply: HttpReply): Outcome {

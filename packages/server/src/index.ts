@@ -27,7 +27,6 @@ export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flo
 export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore } from './flows/flow-types.js';
 export { MemoryFlowStore } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
-export { RedisFlowStore, type RedisFlowStoreOptions } from './flows/redis-store.js';
 export { type Logger, stderrLogger } from './log.js';
 export { MemoryOnceStore } from './once/memory-once-store.js';
 export {
@@ -37,7 +36,6 @@ export {
   type OnceTimings,
   runOnce,
 } from './once/once-store.js';
-export { RedisOnceStore, type RedisOnceStoreOptions } from './once/redis-once-store.js';
 export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
 export type { ArgsSchema } from './registry/schema.js';

@@ -1,4 +1,5 @@
-import { type FlowRecord, type FlowStore, MemoryFlowStore, RedisFlowStore } from '@parley/server';
+import { type FlowRecord, type FlowStore, MemoryFlowStore } from '@parley/server';
+import { RedisFlowStore } from '@parley/server/redis';
 import { startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { MemoryOnceStore, type OnceStore, RedisOnceStore, runOnce } from '@parley/server';
+import { MemoryOnceStore, type OnceStore, runOnce } from '@parley/server';
+import { RedisOnceStore } from '@parley/server/redis';
 import { startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

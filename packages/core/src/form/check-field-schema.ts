@@ -1,4 +1,4 @@
-// Checks one property of a requestedSchema against the field shapes of the subset (digest §2.3).
+// Checks one property of a requestedSchema against the field shapes of the spec's subset ("Requested Schema").
 
 import { checkField } from './check-field.js';
 import { checkEnum, checkEnumNames, checkTitledOptions } from './check-options.js';

@@ -81,7 +81,7 @@ function checkRequired(required: unknown, properties: unknown): SchemaProblem[] 
 }
 
 /**
- * Checks a `requestedSchema` against the subset MCP form elicitation allows (digest §2.3): a flat
+ * Checks a `requestedSchema` against the subset MCP form elicitation allows (the spec's "Requested Schema"): a flat
  * object whose fields are text, numbers, booleans, choices and multi-selects. Returns `[]` when the
  * schema fits; otherwise one problem per violation, each with a JSON pointer and the fix. Never
  * throws.

@@ -1,4 +1,4 @@
-// Wire types for the MCP requestedSchema subset (spec 2025-11-25 and 2026-07-28, digest §2.3),
+// Wire types for the MCP requestedSchema subset (spec 2025-11-25 and 2026-07-28, "Requested Schema"),
 // plus the typed question shapes built on them.
 
 /** The only string formats a form may ask for. */

@@ -1,13 +1,11 @@
 import { type CreateMessageResult, isSpecType, type Root } from '@modelcontextprotocol/server';
+import { isRecord } from '@parley/core';
 
 /** A bare ElicitResult as it arrived in `inputResponses` or as the answer to `elicitation/create`. */
 export type ElicitReply =
   | { readonly action: 'accept'; readonly content: unknown }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads an ElicitResult; `undefined` when it is not one (the caller answers -32602). */
 export function readElicitReply(value: unknown): ElicitReply | undefined {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { requireRedisClient } from '../require-redis-client.js';
 import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 
 // Creates atomically inside Redis. KEYS: the flow, its user's pending set (flow ids scored by
@@ -37,9 +38,13 @@ export interface RedisFlowStoreOptions {
 
 /**
  * Flows in Redis (ioredis), shared by every replica: a flow created on one replica is opened by
- * the page on another and read by a retry on a third.
+ * the page on another and read by a retry on a third. `ioredis` is an optional peer dependency of
+ * `@parley/server`: install it next to the server when you use this store.
  *
  * @example
+ * import { RedisFlowStore } from '@parley/server/redis';
+ * import { Redis } from 'ioredis';
+ *
  * const store = new RedisFlowStore(new Redis(process.env.REDIS_URL));
  * createServer({ name, version, flows: { store, publicUrl, session, signIn } });
  */
@@ -50,7 +55,7 @@ export class RedisFlowStore implements FlowStore {
   readonly #now: () => number;
 
   constructor(redis: Redis, options: RedisFlowStoreOptions = {}) {
-    this.#redis = redis;
+    this.#redis = requireRedisClient('RedisFlowStore', redis);
     this.#prefix = options.prefix ?? 'parley:flow:';
     this.#graceMs = options.graceMs ?? 15 * 60_000;
     this.#now = options.now ?? Date.now;

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { requireRedisClient } from '../require-redis-client.js';
 import type { Json } from '../state/round-state.js';
 import type { OnceClaim, OnceStore } from './once-store.js';
 
@@ -18,9 +19,13 @@ export interface RedisOnceStoreOptions {
 /**
  * `ctx.once` records in Redis (ioredis), shared by every replica: a round re-sent to another replica
  * finds the value the first run recorded (or waits for the run in progress) instead of running the
- * side effect again.
+ * side effect again. `ioredis` is an optional peer dependency of `@parley/server`: install it next
+ * to the server when you use this store.
  *
  * @example
+ * import { RedisOnceStore } from '@parley/server/redis';
+ * import { Redis } from 'ioredis';
+ *
  * createServer({ name, version, once: { store: new RedisOnceStore(new Redis(process.env.REDIS_URL)) } });
  */
 export class RedisOnceStore implements OnceStore {
@@ -28,7 +33,7 @@ export class RedisOnceStore implements OnceStore {
   readonly #prefix: string;
 
   constructor(redis: Redis, options: RedisOnceStoreOptions = {}) {
-    this.#redis = redis;
+    this.#redis = requireRedisClient('RedisOnceStore', redis);
     this.#prefix = options.prefix ?? 'parley:once:';
   }
 

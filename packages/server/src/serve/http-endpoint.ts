@@ -1,10 +1,12 @@
 import {
   type AuthInfo,
+  CLIENT_CAPABILITIES_META_KEY,
   classifyInboundRequest,
   isJsonContentType,
   type JSONRPCRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
+  PROTOCOL_VERSION_META_KEY,
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
@@ -71,10 +73,8 @@ export interface EndpointOptions {
   readonly sessionIdleMs?: number;
 }
 
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 /** The stateless revisions this endpoint serves (2025 revisions are negotiated by `initialize`). */
 const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 
 /**
  * One Streamable HTTP endpoint for both eras. 2026-07-28 requests pass the SDK's own inbound
@@ -266,7 +266,9 @@ export class Endpoint {
             jsonrpc: '2.0',
             id: 'parley-pin',
             method: 'tools/list',
-            params: { _meta: { [PROTOCOL_VERSION_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_KEY]: {} } },
+            params: {
+              _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_META_KEY]: {} },
+            },
           },
           undefined,
           { notify: () => {}, finish: () => resolve() },

@@ -1,7 +1,6 @@
-const ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+import { isRecord } from '@parley/core';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const ROUND_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * Checks the retry material of a round-capable request before anything else sees it: the SDK

@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams, InputRequest } from '@modelcontextprotocol/server';
+import type { ElicitRequestFormParams, InputRequest, StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { isRecord, PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
 import {
@@ -10,7 +10,6 @@ import {
   schemaForProtocolVersion,
   sensitiveFields,
 } from '@parley/core/form';
-import * as z from 'zod/v4';
 import { SecretInFormError, ToolError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
@@ -47,9 +46,12 @@ const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel", co
  * The answer to a form question is taken as it came and checked by `check` below: the SDK's own
  * result schema would turn a Python client's `null` for an empty field, or an object where a value
  * belongs, into an internal error that ends the call, where Parley reads the first as empty and asks
- * again with the reason for the second (as it does on 2026-07-28).
+ * again with the reason for the second (as it does on 2026-07-28). A pass-through Standard Schema
+ * (all the SDK calls is `~standard.validate`), so the server needs no zod at runtime.
  */
-const ANY_REPLY = z.unknown();
+const ANY_REPLY: StandardSchemaV1<unknown> = {
+  '~standard': { version: 1, vendor: 'parley', validate: (value) => ({ value }) },
+};
 const schemaText = new WeakMap<object, string>();
 const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
 
