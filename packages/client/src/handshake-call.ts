@@ -1,5 +1,6 @@
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import { askUrl } from './ask-url.js';
+import { callDelay } from './call-delay.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
@@ -52,7 +53,7 @@ export async function runHandshakeCall(
         );
       }
       await visitRequiredUrls(connection, call, required);
-      await backOff(call, URL_RETRY_BACKOFF_MS * 2 ** (sameTries - 1));
+      await callDelay(call, URL_RETRY_BACKOFF_MS * 2 ** (sameTries - 1));
       leg += 1;
     }
   }
@@ -113,18 +114,4 @@ function hostsOf(required: UrlElicitationRequiredError): string {
     }
   });
   return [...new Set(hosts)].join(', ');
-}
-
-function backOff(call: CallState, ms: number): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(call.signal.reason);
-    };
-    const timer = setTimeout(() => {
-      call.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    call.signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,5 +1,6 @@
 import { isRecord } from '@parley/core';
 import { answerInputRequest, type InputAnswer, isInputRequestMethod } from './ask-input-request.js';
+import { callDelay } from './call-delay.js';
 import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
@@ -122,16 +123,6 @@ async function answerRound(
 
 async function pace(call: CallState): Promise<undefined> {
   call.lastAnswers = [];
-  await new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(call.signal.reason);
-    };
-    const timer = setTimeout(() => {
-      call.signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, STATE_ONLY_PACING_MS);
-    call.signal.addEventListener('abort', onAbort, { once: true });
-  });
+  await callDelay(call, STATE_ONLY_PACING_MS);
   return undefined;
 }
