@@ -78,6 +78,7 @@ export async function withSession(
       ? exitCodeForError(error, false)
       : EXIT.failure;
   }
+  if (client.eraNotice !== undefined) say(`parley: ${client.eraNotice}`);
   if (settings.verbose) {
     say(
       `parley: connected to ${client.server.name} ${client.server.version} (${client.era}, ${client.protocolVersion})`,

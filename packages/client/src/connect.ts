@@ -13,7 +13,7 @@ import { createTransport } from './transport.js';
 import { DEFAULT_CLIENT_INFO } from './version.js';
 
 /** How long a stdio server may stay silent on the `server/discover` probe before it counts as handshake-era. */
-const STDIO_PROBE_TIMEOUT_MS = 10_000;
+const STDIO_DISCOVER_TIMEOUT_MS = 10_000;
 
 /**
  * Connects to an MCP server and negotiates the era: modern (2026-07-28) first, the `initialize`
@@ -35,14 +35,21 @@ export async function connect(
 ): Promise<ParleyClient> {
   const parsed = parseTarget(target);
   const settings = resolveSettings(options);
+  const discoverTimeoutMs = options.discoverTimeoutMs ?? STDIO_DISCOVER_TIMEOUT_MS;
   const sdk = new Client(options.clientInfo ?? { ...DEFAULT_CLIENT_INFO }, {
     capabilities: capabilitiesFor(options.ui),
-    versionNegotiation: negotiation(options.era ?? 'auto', parsed, settings.requestTimeoutMs),
+    versionNegotiation: negotiation(
+      options.era ?? 'auto',
+      parsed,
+      settings.requestTimeoutMs,
+      discoverTimeoutMs,
+    ),
     inputRequired: { autoFulfill: false },
   });
   const connection = new Connection(sdk, options.ui, settings, safeListener(options.onEvent));
   registerHandshakeHandlers(connection);
   const transport = createTransport(parsed, options);
+  const startedAt = performance.now();
   try {
     await sdk.connect(transport, { timeout: settings.requestTimeoutMs });
   } catch (error) {
@@ -50,6 +57,13 @@ export async function connect(
     throw signInFailure(error) ?? connectError(error, parsed, options.era ?? 'auto');
   }
   const era = sdk.getProtocolEra() === 'modern' ? 'modern' : 'handshake';
+  // The SDK does not say why it fell back, but a 2025-era server refuses the probe at once: a
+  // handshake connection that took the whole probe timeout got there because the server was silent.
+  const fellBackOnSilence =
+    era === 'handshake' &&
+    (options.era ?? 'auto') === 'auto' &&
+    parsed.kind === 'stdio' &&
+    performance.now() - startedAt >= discoverTimeoutMs;
   if (era === 'modern') treatAbsentResultTypeAsComplete(transport);
   const info = sdk.getServerVersion();
   const server = {
@@ -57,7 +71,10 @@ export async function connect(
     version: info?.version ?? '',
     ...(info?.title !== undefined && { title: info.title }),
   };
-  connection.ready(server, era, sdk.getNegotiatedProtocolVersion() ?? '');
+  const eraNotice = fellBackOnSilence
+    ? `The server did not answer the 2026-07-28 discover probe within ${discoverTimeoutMs} ms, so this connection uses the 2025 handshake. If the server is only slow to start, pin the era to modern (the CLI's --era modern) or raise discoverTimeoutMs.`
+    : undefined;
+  connection.ready(server, era, sdk.getNegotiatedProtocolVersion() ?? '', eraNotice);
   return new ConnectedClient(connection, transport);
 }
 
@@ -65,10 +82,11 @@ function negotiation(
   era: 'auto' | 'modern' | 'handshake',
   target: Target,
   timeoutMs: number,
+  discoverTimeoutMs: number,
 ): VersionNegotiationOptions {
   if (era === 'handshake') return { mode: 'legacy' };
   if (era === 'modern') return { mode: { pin: '2026-07-28' } };
-  return { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? STDIO_PROBE_TIMEOUT_MS : timeoutMs } };
+  return { mode: 'auto', probe: { timeoutMs: target.kind === 'stdio' ? discoverTimeoutMs : timeoutMs } };
 }
 
 /** A sign-in that failed inside the transport's fetch, however deep the SDK wrapped it. */

@@ -25,7 +25,7 @@ export class Connection {
   /** The tools the host last listed, by name (their `x-mcp-header` parameters become headers). */
   readonly tools = new Map<string, Tool>();
   private readonly timers = new Set<WireTimer>();
-  private identity: { server: ServerIdentity; era: Era; protocolVersion: string } | undefined;
+  private identity: Identity | undefined;
 
   constructor(
     readonly sdk: Client,
@@ -48,8 +48,12 @@ export class Connection {
   }
 
   /** Records what the handshake or probe found out; called once, right after connecting. */
-  ready(server: ServerIdentity, era: Era, protocolVersion: string): void {
-    this.identity = { server, era, protocolVersion };
+  ready(server: ServerIdentity, era: Era, protocolVersion: string, eraNotice?: string): void {
+    this.identity = { server, era, protocolVersion, eraNotice };
+  }
+
+  get eraNotice(): string | undefined {
+    return this.known().eraNotice;
   }
 
   get server(): ServerIdentity {
@@ -83,8 +87,15 @@ export class Connection {
     };
   }
 
-  private known(): { server: ServerIdentity; era: Era; protocolVersion: string } {
+  private known(): Identity {
     if (this.identity === undefined) throw new Error('The connection is not established yet');
     return this.identity;
   }
+}
+
+interface Identity {
+  readonly server: ServerIdentity;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly eraNotice: string | undefined;
 }

@@ -20,6 +20,12 @@ export interface ConnectOptions {
   clientInfo?: { name: string; version: string };
   /** `auto` (default): modern first, handshake when the server does not speak 2026-07-28. */
   era?: 'auto' | 'modern' | 'handshake';
+  /**
+   * stdio with era `auto`: how long the server may stay silent on the 2026-07-28 `server/discover`
+   * probe before it counts as a 2025-era server. Default 10 seconds. A connection that fell back this
+   * way says so in `client.eraNotice`.
+   */
+  discoverTimeoutMs?: number;
   /** Rounds one call may take before it fails with `round-limit`. Default 20. */
   maxRounds?: number;
   /** How long one question may stay unanswered before it is answered `cancel`. Default 10 minutes. */

@@ -45,6 +45,11 @@ export interface ParleyClient {
   readonly server: ServerIdentity;
   readonly era: Era;
   readonly protocolVersion: string;
+  /**
+   * Set when the era was chosen for a reason worth telling the person: today, a stdio server that
+   * stayed silent on the 2026-07-28 discover probe and was connected with the 2025 handshake.
+   */
+  readonly eraNotice: string | undefined;
   /** What the server offers (tools, prompts, resources...), as it declared. */
   readonly capabilities: ServerCapabilities;
   /** The server's usage guide for models, when it gave one. */
@@ -84,6 +89,10 @@ export class ConnectedClient implements ParleyClient {
 
   get protocolVersion(): string {
     return this.connection.protocolVersion;
+  }
+
+  get eraNotice(): string | undefined {
+    return this.connection.eraNotice;
   }
 
   get capabilities(): ServerCapabilities {

@@ -30,6 +30,25 @@ describe('era negotiation', () => {
     }
   });
 
+  it('says so when a stdio server silent on the discover probe was connected with the handshake', async () => {
+    const server = new URL('./fixtures/stdio-server.mjs', import.meta.url).href;
+    const slowToStart = ['node', '-e', `setTimeout(() => import(${JSON.stringify(server)}), 1500)`];
+    const client = await connect(slowToStart, { ui, discoverTimeoutMs: 300 });
+    try {
+      expect(client.era).toBe('handshake');
+      expect(client.eraNotice).toMatch(/did not answer the 2026-07-28 discover probe within 300 ms/);
+    } finally {
+      await client.close();
+    }
+    const quick = await connect(stdioServer('--legacy-only'), { ui, discoverTimeoutMs: 30_000 });
+    try {
+      expect(quick.era).toBe('handshake');
+      expect(quick.eraNotice).toBeUndefined();
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('uses the handshake when asked, even with a modern server', async () => {
     const client = await connect(both.url, { ui, era: 'handshake' });
     try {

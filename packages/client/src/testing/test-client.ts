@@ -102,6 +102,9 @@ class InProcessClient implements TestClient {
   get protocolVersion() {
     return this.client.protocolVersion;
   }
+  get eraNotice() {
+    return this.client.eraNotice;
+  }
   get capabilities() {
     return this.client.capabilities;
   }
