@@ -1,3 +1,5 @@
+import type { Tool } from '@parley/client';
+import { terminalLine } from '@parley/client/terminal';
 import type { Command } from '../command.js';
 import { CONNECTION_FLAGS, CONNECTION_FLAGS_HELP, readConnectionSettings } from '../connection-options.js';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.js';
@@ -29,13 +31,25 @@ ${EXIT_CODES_HELP}`,
         writeJson(io.stdout, tools);
         return EXIT.ok;
       }
-      const width = Math.max(0, ...tools.map((tool) => tool.name.length));
-      const lines = tools.map((tool) => {
-        const description = tool.description?.split('\n')[0]?.trim();
-        return description ? `${tool.name.padEnd(width)}  ${description}` : tool.name;
-      });
-      writeText(io.stdout, lines.length > 0 ? lines.join('\n') : `${client.server.name} offers no tools`);
+      writeText(io.stdout, tools.length > 0 ? toolListText(tools) : `${client.server.name} offers no tools`);
       return EXIT.ok;
     });
   },
 };
+
+/**
+ * One line per tool: its name, then the first line of its description in a column. Names are made
+ * inert before they are measured (on a pipe too: a name must never start a second line), so a name
+ * with escape codes lines up by what the terminal shows.
+ */
+export function toolListText(tools: readonly Pick<Tool, 'name' | 'description'>[]): string {
+  const names = tools.map((tool) => terminalLine(tool.name));
+  const width = Math.max(0, ...names.map((name) => [...name].length));
+  return tools
+    .map((tool, index) => {
+      const name = names[index]!;
+      const description = tool.description?.split('\n')[0]?.trim();
+      return description ? `${name}${' '.repeat(width - [...name].length)}  ${description}` : name;
+    })
+    .join('\n');
+}
