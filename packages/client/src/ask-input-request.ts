@@ -7,6 +7,7 @@ import { describeCall, ParleyError } from './errors.js';
 import type { AnswerSummary } from './events.js';
 import { callHost } from './host-call.js';
 import { askContext, type QuestionOutcome, type QuestionSlot } from './question.js';
+import { isSamplingDecline, samplingDeclinedCall } from './sampling-decline.js';
 import type { AskContext } from './types.js';
 
 /** The input request methods MCP defines. */
@@ -86,6 +87,9 @@ export async function answerInputRequest(
     };
   }
   const response = await runHostCapability(connection, slot, method, params);
+  if (method === 'sampling/createMessage' && isSamplingDecline(response)) {
+    throw samplingDeclinedCall(connection, slot);
+  }
   return { response, summary: { ...(key !== undefined && { key }), method, action: 'accept' } };
 }
 

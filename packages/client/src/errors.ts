@@ -13,7 +13,7 @@ import type { CallInfo } from './types.js';
  * - `host`: the host's `ElicitationUI` threw while showing a question.
  * - `cancelled`: the call was cancelled (its signal aborted, or the person stopped it).
  * - `declined`: the person declined a URL the server required before it could go on (2025-11-25
- *   URL-required error), so the call could not be retried.
+ *   URL-required error), or a sampling request on 2026-07-28, so the call could not be retried.
  * - `auth`: signing in to a protected server failed or was refused (`SignInError`, from
  *   `@parley/client/oauth`); nothing was stored.
  */

@@ -8,7 +8,10 @@ export interface AnswerSummary {
   /** The `inputRequests` key (modern) or `dev.parley/key` (handshake), when there is one. */
   readonly key?: string;
   readonly method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-  /** For elicitations: what the person chose. Sampling and roots answers are `accept`. */
+  /**
+   * For elicitations: what the person chose. A sampling answer is `accept`, or `decline` (2025
+   * eras: answered with error -1); roots answers are `accept`.
+   */
   readonly action: 'accept' | 'decline' | 'cancel';
 }
 

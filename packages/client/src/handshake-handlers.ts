@@ -5,6 +5,7 @@ import type { CallState } from './call-state.js';
 import type { Connection } from './connection.js';
 import type { AnswerSummary } from './events.js';
 import type { QuestionSlot } from './question.js';
+import { isSamplingDecline, samplingRejected } from './sampling-decline.js';
 
 /** Parley servers name each question on the handshake era with this `params._meta` key. */
 export { PARLEY_KEY_META };
@@ -83,11 +84,13 @@ export function registerHandshakeHandlers(connection: Connection): void {
       const call = callFor(connection, 'sampling/createMessage');
       const slot = slotFor(call, request.params);
       const result = await runHostCapability(connection, slot, 'sampling/createMessage', request.params);
+      const declined = isSamplingDecline(result);
       answered(connection, call, slot, {
         ...keyOf(slot),
         method: 'sampling/createMessage',
-        action: 'accept',
+        action: declined ? 'decline' : 'accept',
       });
+      if (declined) throw samplingRejected();
       return result as never;
     });
   }

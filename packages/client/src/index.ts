@@ -27,6 +27,12 @@ export {
 } from './options.js';
 export type { CallOptions, ParleyClient } from './parley-client.js';
 export {
+  type SamplingMessageView,
+  type SamplingPart,
+  type SamplingView,
+  samplingView,
+} from './sampling-view.js';
+export {
   type AskRecord,
   type ScriptedAnswer,
   type ScriptedAnswers,
@@ -41,6 +47,7 @@ export type {
   ElicitResult,
   Era,
   FormRequest,
+  SamplingDecline,
   ServerIdentity,
   UrlConsent,
   UrlRequest,

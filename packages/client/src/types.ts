@@ -85,6 +85,18 @@ export type UrlConsent =
   | { readonly action: 'cancel' };
 
 /**
+ * A person's "no" to a sampling request. On the 2025 eras the client answers the server's
+ * `sampling/createMessage` with JSON-RPC error `-1` ("User rejected sampling request", as the 2025
+ * specs' sampling pages advise), and the call goes on: the server decides what a decline means. On
+ * 2026-07-28 a declined sampling request is not answered at all: the client does not retry the
+ * call (the 2026-07-28 sampling page: "the client does not need to replay the initial call"), and
+ * the call ends with a `ParleyError` of kind `declined`.
+ */
+export interface SamplingDecline {
+  readonly action: 'decline';
+}
+
+/**
  * What every host implements to put questions in front of a person. The client hands a host one
  * question at a time, validates what comes back, and keeps the protocol to itself.
  *
@@ -126,8 +138,17 @@ export interface ElicitationUI {
     inspection: UrlInspection,
     context: AskContext,
   ): Promise<'finished' | 'cancel'>;
-  /** Only for hosts that run sampling: declares the `sampling` capability. Deprecated by MCP 2026-07-28. */
-  sampling?(request: CreateMessageRequestParams, context: AskContext): Promise<CreateMessageResult>;
+  /**
+   * Only for hosts that run sampling: declares the `sampling` capability (deprecated by MCP
+   * 2026-07-28, still in the protocol). Show the request as a model request from this server, with
+   * its messages, and let the person approve it (return the reply as a `CreateMessageResult`) or
+   * decline it (`{ action: 'decline' }`); never answer without the person. How a decline reaches
+   * the server depends on the era: see {@link SamplingDecline}.
+   */
+  sampling?(
+    request: CreateMessageRequestParams,
+    context: AskContext,
+  ): Promise<CreateMessageResult | SamplingDecline>;
   /** Only for hosts that expose roots: declares the `roots` capability. Deprecated by MCP 2026-07-28. */
   roots?(context: AskContext): Promise<ListRootsResult>;
 }

@@ -145,6 +145,35 @@ export class FlowFailedError extends CallEndingError {
 }
 
 /**
+ * Thrown by `ctx.sample` on the 2025 eras when the person declined the sampling request (the client
+ * answered with JSON-RPC error `-1`, "User rejected sampling request"). Catch it to finish without
+ * the model's reply; uncaught, the tool call ends with this message as a tool error. On 2026-07-28
+ * a client that declines simply does not retry the call, so the handler is not run again and there
+ * is nothing to catch (nothing waits on the server: the call's state lives in `requestState`).
+ *
+ * @example
+ * try {
+ *   summary = await ctx.sample({ messages, maxTokens: 200 });
+ * } catch (error) {
+ *   if (error instanceof SamplingDeclinedError) return 'No summary: you declined the model request.';
+ *   throw error;
+ * }
+ */
+export class SamplingDeclinedError extends CallEndingError {
+  /** The JSON-RPC error code the client answered with (`-1`). */
+  readonly code: number;
+
+  constructor(code: number) {
+    super(
+      "The person declined this server's model request (sampling), so the call has no model reply. " +
+        'Catch SamplingDeclinedError around ctx.sample() to finish without it.',
+    );
+    this.name = 'SamplingDeclinedError';
+    this.code = code;
+  }
+}
+
+/**
  * A form question asks for something that looks like a secret (a password, an API key, a card
  * number...). Secrets must never pass through a form: the client, and the model behind it, would
  * see them. Send the person to a page of your server with `ctx.elicitUrl(message, { flow })`.

@@ -19,6 +19,7 @@ export {
   QuestionTimeoutError,
   ReplayDivergenceError,
   RoundLimitError,
+  SamplingDeclinedError,
   SecretInFormError,
   ToolError,
   TooManyInvalidAnswersError,

@@ -5,12 +5,17 @@ import { terminalLine, terminalText } from './terminal-text.js';
 
 /** Who asks, during which call, which round: shown above every question (server text made inert). */
 export function describeAsker(context: AskContext): string {
-  const { server, call, round, position } = context;
+  const { server } = context;
   const name =
     server.title && server.title !== server.name ? `${server.title} (${server.name})` : server.name;
-  const where = `${call.kind} "${call.name}"`;
+  return `${terminalLine(name)} asks · ${describeCallPlace(context)}`;
+}
+
+/** During which call and round a question comes (server text made inert): `tool "book" · round 2`. */
+export function describeCallPlace(context: AskContext): string {
+  const { call, round, position } = context;
   const place = position.of > 1 ? ` · question ${position.index} of ${position.of}` : '';
-  return terminalLine(`${name} asks · ${where} · round ${round}${place}`);
+  return terminalLine(`${call.kind} "${call.name}" · round ${round}${place}`);
 }
 
 /** Prints the header and the server's message before a question. */

@@ -3,6 +3,7 @@ import open from 'open';
 import type { ElicitationUI } from '../types.js';
 import { askFormInTerminal } from './form-flow.js';
 import type { TerminalIO } from './io.js';
+import { askSamplingInTerminal } from './sampling-flow.js';
 import { askUrlInTerminal, waitForUrlInTerminal } from './url-flow.js';
 
 export interface TerminalUIOptions {
@@ -18,7 +19,10 @@ export interface TerminalUIOptions {
  * The terminal host: every field kind of the form subset (defaults pre-filled, each answer checked
  * and asked again with the reason, a review screen to edit before sending), and URL questions with
  * the full address, the registrable domain emphasized, every warning and explicit consent.
- * Escape or Ctrl-C answers `cancel`; "Decline" answers `decline`.
+ * Escape or Ctrl-C answers `cancel`; "Decline" answers `decline`. Sampling requests are shown as
+ * what they are (a model request from this server, its messages, system prompt and token limit):
+ * the person approves and types the reply, or declines; nothing is answered without them. It
+ * declares `sampling` for that; roots it leaves to the program that knows them (see `parley`).
  *
  * @example
  * import { connect } from '@parley/client';
@@ -37,5 +41,6 @@ export function terminalUI(options: TerminalUIOptions = {}): ElicitationUI {
     form: (request, context) => askFormInTerminal(io, request, context),
     url: (request, inspection, context) => askUrlInTerminal(io, request, inspection, context, openUrl),
     waitForUrl: (_request, _inspection, context) => waitForUrlInTerminal(io, context),
+    sampling: (request, context) => askSamplingInTerminal(io, request, context),
   };
 }

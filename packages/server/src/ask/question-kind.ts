@@ -83,6 +83,11 @@ export interface QuestionKind<I extends AskItem = AskItem> {
   /** Reads a reply; `malformed` is answered -32602, `invalid` asked again with the reason. */
   check(item: I, reply: unknown): CheckedReply;
   /**
+   * 2025 eras: what a JSON-RPC error the client answered the request with means for the handler,
+   * when it is the person's refusal (sampling's `-1`); `undefined` keeps the error as it is.
+   */
+  refusal?(error: unknown): Error | undefined;
+  /**
    * What a valid reply still waits for on the server (a URL flow's page), if anything: the result
    * the handler gets, or `undefined` while it is not settled yet.
    */

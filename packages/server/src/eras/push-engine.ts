@@ -132,7 +132,7 @@ export class PushEngine {
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new QuestionTimeoutError(this.#options.questionTimeoutMs);
       }
-      throw error;
+      throw kind.refusal?.(error) ?? error;
     }
   }
 }

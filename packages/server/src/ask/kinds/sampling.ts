@@ -1,5 +1,10 @@
-import type { CreateMessageRequestParams, InputRequest } from '@modelcontextprotocol/server';
+import {
+  type CreateMessageRequestParams,
+  type InputRequest,
+  ProtocolError,
+} from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
+import { SamplingDeclinedError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
 import type { QuestionKind } from '../question-kind.js';
@@ -13,7 +18,12 @@ export type SamplingItem = {
   readonly params: CreateMessageRequestParams;
 };
 
-const EXPECTED = 'a CreateMessageResult';
+// On 2026-07-28 a client that declines does not retry, so a decline never arrives as a reply.
+const EXPECTED =
+  'a CreateMessageResult (a client whose user declines a sampling request does not retry the call on 2026-07-28)';
+
+/** "User rejected sampling request", as the 2025 specs' sampling pages give it. */
+const USER_REJECTED = -1;
 
 export const samplingKind: QuestionKind<SamplingItem> = {
   name: 'sampling',
@@ -33,6 +43,10 @@ export const samplingKind: QuestionKind<SamplingItem> = {
     const result = readSamplingReply(reply);
     return result ? { status: 'ok', result } : malformed(item.key, EXPECTED);
   },
+  refusal: (error) =>
+    error instanceof ProtocolError && error.code === USER_REJECTED
+      ? new SamplingDeclinedError(error.code)
+      : undefined,
   encode: (_item, result) => result as Json,
   decode: (_item, encoded) => encoded,
 };
