@@ -2,6 +2,7 @@
 // LabEvents over Server-Sent Events; the page sends its requests as JSON POSTs. Nothing here ever
 // carries what a person typed into a form, except the answer on its way to the client.
 
+import type { SamplingView } from '@parley/client';
 import type { FormContent, RequestedSchema } from '@parley/core/form';
 
 export type EraChoice = 'auto' | 'modern' | 'handshake';
@@ -10,12 +11,24 @@ export type CallKind = 'tool' | 'prompt' | 'resource';
 /** A tool, prompt, resource or resource template as the server listed it (untrusted JSON). */
 export type Listed = Readonly<Record<string, unknown>>;
 
+/**
+ * A root the person chose for a connection: a `file://` URI and an optional name. Roots are chosen
+ * when connecting and declared only when there is at least one; the server reads them with
+ * `roots/list`, answered without a question.
+ */
+export interface RootChoice {
+  readonly uri: string;
+  readonly name?: string;
+}
+
 /** One MCP server the lab is connected to (or trying to). */
 export interface ServerView {
   readonly id: string;
   /** The command line or URL the person gave. */
   readonly target: string;
   readonly eraChoice: EraChoice;
+  /** The roots declared to this server (none: the `roots` capability is not declared). */
+  readonly roots?: readonly RootChoice[];
   readonly status: 'connecting' | 'ready' | 'failed' | 'closed';
   readonly error?: string;
   readonly info?: { readonly name: string; readonly version: string; readonly title?: string };
@@ -88,6 +101,15 @@ export type QuestionView =
       readonly callId?: string;
       readonly request: { readonly message: string; readonly url: string };
       readonly context: QuestionContext;
+    }
+  | {
+      readonly id: string;
+      /** A sampling request: the server wants a model reply, which the person types or declines. */
+      readonly mode: 'sampling';
+      readonly serverId: string;
+      readonly callId?: string;
+      readonly request: SamplingView;
+      readonly context: QuestionContext;
     };
 
 /** The "I've finished" step of a URL flow, shown in its call rather than in the dialog. */
@@ -114,12 +136,15 @@ export type QuestionAnswer =
   | { readonly action: 'accept'; readonly content?: FormContent }
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' }
-  | { readonly action: 'finished' };
+  | { readonly action: 'finished' }
+  /** A sampling request approved, with the reply the person typed (sent as the model's message). */
+  | { readonly action: 'approve'; readonly reply: string };
 
 /** The page's requests (POST bodies). */
 export interface AddServerBody {
   readonly target: string;
   readonly era?: EraChoice;
+  readonly roots?: readonly RootChoice[];
 }
 export interface StartCallBody {
   readonly serverId: string;

@@ -7,6 +7,7 @@ import { LabStore } from './lab-store.js';
 import { renderCallForm } from './views/call-form.js';
 import { CallList } from './views/call-list.js';
 import { QuestionDialog } from './views/question-dialog.js';
+import { RootsEditor } from './views/roots-editor.js';
 import {
   renderServerList,
   renderServerPanel,
@@ -53,8 +54,12 @@ function start(): void {
   };
 
   let shownServer: unknown = null;
+  // The server just added: its id comes back before the event that lists it, so it stays selected.
+  let adding: string | undefined;
   const render = () => {
-    if (selected === undefined || !store.servers.has(selected)) selected = store.servers.keys().next().value;
+    if (adding !== undefined && store.servers.has(adding)) adding = undefined;
+    if (selected === undefined || (!store.servers.has(selected) && selected !== adding))
+      selected = store.servers.keys().next().value;
     renderServerList(byId('server-list'), store.servers.values(), selected, actions);
     const server = selected === undefined ? undefined : store.servers.get(selected);
     // Re-render the panel only when the server changed, so focus in it is kept.
@@ -90,16 +95,20 @@ function start(): void {
     announce,
   );
 
+  const roots = new RootsEditor(byId<HTMLFieldSetElement>('connect-roots'));
   const connectForm = byId<HTMLFormElement>('connect-form');
   connectForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const target = byId<HTMLInputElement>('connect-target').value.trim();
     const era = byId<HTMLSelectElement>('connect-era').value as EraChoice;
     if (target === '') return announce('Type a command line or a URL to connect.');
-    api.post<{ id: string }>(API.servers, { target, era }).then(
+    const chosen = roots.values();
+    api.post<{ id: string }>(API.servers, { target, era, ...(chosen.length > 0 && { roots: chosen }) }).then(
       ({ id }) => {
         selected = id;
+        adding = id;
         byId<HTMLInputElement>('connect-target').value = '';
+        roots.clear();
         announce(`Connecting to ${target}…`);
         render();
       },

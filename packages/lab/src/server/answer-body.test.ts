@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAnswer } from './answer-body.js';
+import { MAX_SAMPLING_REPLY, readAnswer } from './answer-body.js';
 
 describe('readAnswer', () => {
   it('reads the three form actions, keeping accepted content', () => {
@@ -40,5 +40,29 @@ describe('readAnswer', () => {
     const content = (answer as { content: Record<string, unknown> }).content;
     expect(Object.keys(content)).toEqual(['__proto__']);
     expect(Object.getPrototypeOf(content)).toBe(Object.prototype);
+  });
+});
+
+describe('readAnswer for a sampling request', () => {
+  it('reads approve with the typed reply, decline and cancel', () => {
+    expect(readAnswer('sampling', { action: 'approve', reply: 'Paris.' })).toEqual({
+      action: 'approve',
+      reply: 'Paris.',
+    });
+    expect(readAnswer('sampling', { action: 'decline' })).toEqual({ action: 'decline' });
+    expect(readAnswer('sampling', { action: 'cancel' })).toEqual({ action: 'cancel' });
+    expect(readAnswer('sampling', { action: 'accept', content: {} })).toContain(
+      'one of approve, decline, cancel',
+    );
+  });
+
+  it('refuses an approval without a reply, or with one past the cap', () => {
+    for (const reply of [undefined, '', '   ', 42]) {
+      expect(readAnswer('sampling', { action: 'approve', reply })).toContain('needs "reply"');
+    }
+    expect(
+      readAnswer('sampling', { action: 'approve', reply: 'x'.repeat(MAX_SAMPLING_REPLY + 1) }),
+    ).toContain('longer than');
+    expect(readAnswer('form', { action: 'approve', reply: 'x' })).toContain('one of accept, decline, cancel');
   });
 });

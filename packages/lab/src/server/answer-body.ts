@@ -6,7 +6,11 @@ const ACTIONS: Record<QuestionView['mode'], readonly string[]> = {
   form: ['accept', 'decline', 'cancel'],
   url: ['accept', 'decline', 'cancel'],
   'url-wait': ['finished', 'cancel'],
+  sampling: ['approve', 'decline', 'cancel'],
 };
+
+/** The longest reply a person may type for a sampling request, in characters. */
+export const MAX_SAMPLING_REPLY = 100_000;
 
 function isFormValue(value: unknown): value is FormValue {
   return (
@@ -28,6 +32,7 @@ export function readAnswer(mode: QuestionView['mode'], body: unknown): QuestionA
   if (typeof action !== 'string' || !allowed.includes(action)) {
     return `The answer needs "action": one of ${allowed.join(', ')}.`;
   }
+  if (action === 'approve') return readReply((body as Record<string, unknown>).reply);
   if (action !== 'accept' || mode !== 'form') return { action } as QuestionAnswer;
   const content = (body as Record<string, unknown>).content ?? {};
   if (!isRecord(content)) return 'Accepted content must be an object of field values.';
@@ -39,4 +44,12 @@ export function readAnswer(mode: QuestionView['mode'], body: unknown): QuestionA
     Object.defineProperty(checked, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return { action: 'accept', content: checked };
+}
+
+function readReply(reply: unknown): QuestionAnswer | string {
+  if (typeof reply !== 'string' || reply.trim() === '') {
+    return 'An approved sampling request needs "reply": the text to send as the model\'s message.';
+  }
+  if (reply.length > MAX_SAMPLING_REPLY) return `The reply is longer than ${MAX_SAMPLING_REPLY} characters.`;
+  return { action: 'approve', reply };
 }

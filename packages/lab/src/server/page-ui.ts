@@ -1,5 +1,5 @@
-import type { AskContext, ElicitationUI, UrlConsent } from '@parley/client';
-import type { QuestionContext } from '../protocol.js';
+import { type AskContext, type ElicitationUI, samplingView, type UrlConsent } from '@parley/client';
+import type { QuestionContext, RootChoice } from '../protocol.js';
 import type { QuestionBroker } from './question-broker.js';
 
 /** The parts of a client's ask context the page shows (never the signal or the call's arguments). */
@@ -19,14 +19,20 @@ export function questionContext(context: AskContext): QuestionContext {
   };
 }
 
+/** What a reply typed by the person says it came from, in `CreateMessageResult.model`. */
+export const TYPED_REPLY_MODEL = 'human';
+
 /**
  * The lab's host for one server connection: every question goes to the page through the broker,
- * and the person's answer comes back. `callOf` names the lab call a question belongs to.
+ * and the person's answer comes back. `callOf` names the lab call a question belongs to. Sampling
+ * requests go to the page too (the person types the reply or declines); `roots`, when the person
+ * chose any, are declared and answered as chosen.
  */
 export function pageUI(
   broker: QuestionBroker,
   serverId: string,
   callOf: (context: AskContext) => string | undefined,
+  roots: readonly RootChoice[] = [],
 ): ElicitationUI {
   const about = (context: AskContext) => {
     const callId = callOf(context);
@@ -62,5 +68,21 @@ export function pageUI(
       );
       return answer.action === 'finished' ? 'finished' : 'cancel';
     },
+    async sampling(request, context) {
+      const answer = await broker.ask(
+        { mode: 'sampling', ...about(context), request: samplingView(request) },
+        context.signal,
+      );
+      if (answer.action !== 'approve') return { action: 'decline' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: answer.reply },
+        model: TYPED_REPLY_MODEL,
+        stopReason: 'endTurn',
+      };
+    },
+    ...(roots.length > 0 && {
+      roots: async () => ({ roots: roots.map((root) => ({ ...root })) }),
+    }),
   };
 }

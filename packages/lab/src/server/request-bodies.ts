@@ -1,11 +1,15 @@
 import { isRecord } from '@parley/core';
 import type { AddServerBody, CallKind, EraChoice, StartCallBody } from '../protocol.js';
+import { readRootChoices } from './root-choices.js';
 
 const ERAS: readonly EraChoice[] = ['auto', 'modern', 'handshake'];
 const KINDS: readonly CallKind[] = ['tool', 'prompt', 'resource'];
 const MAX_TARGET = 4096;
 
-/** Reads `{ target, era? }`: a command line or an http(s) URL, and the era to use. */
+/**
+ * Reads `{ target, era?, roots? }`: a command line or an http(s) URL, the era to use, and the
+ * roots to declare (`file://` URIs with optional names).
+ */
 export function readAddServer(body: unknown): AddServerBody | string {
   if (!isRecord(body)) return 'Send { "target": "<command line or URL>", "era": "auto" }.';
   const target = typeof body.target === 'string' ? body.target.trim() : '';
@@ -16,7 +20,9 @@ export function readAddServer(body: unknown): AddServerBody | string {
   if (typeof era !== 'string' || !ERAS.includes(era as EraChoice)) {
     return `"era" must be one of ${ERAS.join(', ')}.`;
   }
-  return { target, era: era as EraChoice };
+  const roots = readRootChoices(body.roots);
+  if (typeof roots === 'string') return roots;
+  return { target, era: era as EraChoice, ...(roots.length > 0 && { roots }) };
 }
 
 /** Reads `{ serverId, kind, name, arguments? }`. Prompt arguments must all be text. */

@@ -52,10 +52,17 @@ export class ServerSessions {
     const era: EraChoice = read.era ?? 'auto';
     const session: Session = { id, closed: false, callIds: new Map(), running: new Map() };
     this.#sessions.set(id, session);
-    this.#state.putServer({ id, target: read.target, eraChoice: era, status: 'connecting' });
+    const roots = read.roots ?? [];
+    this.#state.putServer({
+      id,
+      target: read.target,
+      eraChoice: era,
+      ...(roots.length > 0 && { roots }),
+      status: 'connecting',
+    });
     const stderr: string[] = [];
     connect(read.target, {
-      ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context)),
+      ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context), roots),
       clientInfo: LAB_CLIENT_INFO,
       era,
       ...(headers && { headers: { ...headers } }),

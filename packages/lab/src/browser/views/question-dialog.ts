@@ -2,6 +2,7 @@ import type { QuestionAnswer, QuestionView } from '../../protocol.js';
 import { el } from '../../renderer/dom.js';
 import { renderElicitation } from '../../renderer/render-elicitation.js';
 import type { LabStore } from '../lab-store.js';
+import { renderSamplingRequest } from './sampling-request.js';
 import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
 import { renderUrlConsent } from './url-consent.js';
 
@@ -9,7 +10,8 @@ type Shown = { readonly id: string; destroy(): void };
 
 /**
  * The modal dialog where questions reach the person, one at a time in the order they arrived:
- * a form (through the reusable renderer) or a URL consent. Escape is Cancel. When the last question
+ * a form (through the reusable renderer), a URL consent or a sampling request. Escape is Cancel
+ * (Decline for a sampling request). When the last question
  * is answered the dialog closes and focus goes back where it was.
  */
 export class QuestionDialog {
@@ -38,7 +40,11 @@ export class QuestionDialog {
     dialog.replaceChildren(this.#origin, this.#body, this.#error, this.#queueNote);
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
-      if (this.#shown) this.#answer(this.#shown.id, { action: 'cancel' });
+      // A sampling request has no "cancel": dismissing it declines.
+      const shown = this.#shown;
+      if (!shown) return;
+      const sampling = this.#store.questions.get(shown.id)?.mode === 'sampling';
+      this.#answer(shown.id, { action: sampling ? 'decline' : 'cancel' });
     });
     store.on((event) => {
       if (event.type === 'snapshot' || event.type === 'question' || event.type === 'question-closed')
@@ -77,10 +83,15 @@ export class QuestionDialog {
             context: question.context,
             onAnswer: (answer) => this.#answer(question.id, answer),
           })
-        : renderUrlConsent(this.#body, question.request, {
-            context: question.context,
-            onAnswer: (action) => this.#answer(question.id, { action }),
-          });
+        : question.mode === 'sampling'
+          ? renderSamplingRequest(this.#body, question.request, {
+              context: question.context,
+              onAnswer: (answer) => this.#answer(question.id, answer),
+            })
+          : renderUrlConsent(this.#body, question.request, {
+              context: question.context,
+              onAnswer: (action) => this.#answer(question.id, { action }),
+            });
     this.#shown = { id: question.id, destroy: rendered.destroy };
     this.#dialog.dataset.mode = question.mode;
     this.#dialog.setAttribute('aria-labelledby', rendered.labelId);

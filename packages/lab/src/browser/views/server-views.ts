@@ -2,6 +2,7 @@ import type { Listed, ServerView } from '../../protocol.js';
 import { el } from '../../renderer/dom.js';
 import type { CallTarget } from './call-form.js';
 import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
+import { serverRoots } from './server-roots.js';
 
 const ERA_WORDS = { modern: '2026-07-28 (modern)', handshake: 'handshake (2025)' } as const;
 
@@ -114,6 +115,7 @@ export function renderServerPanel(
       ' ',
       disconnect,
     ),
+    serverRoots(server),
   ];
   if (server.status === 'failed') {
     panel.replaceChildren(
