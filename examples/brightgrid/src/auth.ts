@@ -1,4 +1,10 @@
 import type { ListenOptions } from '@parley/server';
+import {
+  introspectionVerifier,
+  jwtVerifier,
+  type ProtectedResource,
+  protectedResource,
+} from '@parley/server/oauth';
 import type { Store } from './db.js';
 
 /**
@@ -11,5 +17,42 @@ export function bearerAuth(store: Store): NonNullable<ListenOptions['authenticat
     const user = match ? store.userForToken(match[1]!) : undefined;
     if (!match || !user) return undefined;
     return { token: match[1]!, clientId: 'brightgrid-api-token', scopes: [], extra: { sub: user } };
+  };
+}
+
+/** The scope an access token needs to use Brightgrid. */
+export const STORE_SCOPE = 'store';
+
+/**
+ * Brightgrid as an OAuth protected resource of its authorization server: access tokens for this
+ * endpoint (`resource`), JWTs verified against the issuer's keys or opaque ones introspected,
+ * their subject the user. The
+ * store's API tokens (what scripts and the fleet use) are still accepted; a request with neither is
+ * refused with a challenge that sends clients to sign in.
+ */
+export function oauthAuth(
+  store: Store,
+  options: {
+    issuer: string;
+    resource: string;
+    /** Opaque access tokens: ask the issuer about each one (RFC 7662) with these credentials. */
+    introspection?: { clientId: string; clientSecret: string };
+  },
+): ProtectedResource {
+  const protection = protectedResource({
+    authorizationServers: [options.issuer],
+    verify:
+      options.introspection === undefined
+        ? jwtVerifier({ issuer: options.issuer })
+        : introspectionVerifier({ issuer: options.issuer, ...options.introspection }),
+    resource: options.resource,
+    scopesSupported: [STORE_SCOPE],
+    requiredScopes: { all: [STORE_SCOPE] },
+    resourceName: 'Brightgrid store',
+  });
+  const apiTokens = bearerAuth(store);
+  return {
+    ...protection,
+    authenticate: async (request) => (await apiTokens(request)) ?? protection.authenticate(request),
   };
 }

@@ -1,10 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Logger } from '@parley/server';
+import { STORE_SCOPE } from './auth.js';
+import { type AuthServer, listenAuthServer } from './auth-server/start.js';
 import { resolveDataDir } from './data-dir.js';
 import { openStore, type Store } from './db.js';
 import { DEMO_USERS } from './demo-users.js';
 import { flowStoreFromEnv } from './flow-store.js';
+import { newSecret } from './secrets.js';
 import { type Served, serveOnLoopback } from './serve-http.js';
 import { createBrightgrid, MCP_PATH } from './server.js';
 
@@ -20,6 +23,22 @@ export interface BrightgridHttpOptions {
    */
   readonly publicUrl?: string;
   readonly log?: Logger;
+  /**
+   * Also start Brightgrid ID, the authorization server (oidc-provider) on loopback: `/mcp` then
+   * accepts its access tokens and challenges clients to sign in, and the store's pages sign people
+   * in there. `true` picks a free port. `accessTokens: 'opaque'` issues opaque access tokens that
+   * Brightgrid checks by introspection (RFC 7662) instead of JWTs it checks with the issuer's keys.
+   * Default: off (API tokens and the password page only).
+   */
+  readonly authServer?: boolean | { readonly port?: number; readonly accessTokens?: 'jwt' | 'opaque' };
+}
+
+/** Brightgrid ID, when it runs beside Brightgrid. */
+export interface BrightgridIdentity {
+  /** Its issuer identifier, e.g. `http://127.0.0.1:4101`. */
+  readonly issuer: string;
+  /** The credentials a resource server uses at its introspection endpoint (RFC 7662). */
+  readonly introspection: { readonly clientId: string; readonly clientSecret: string };
 }
 
 /** A running Brightgrid over HTTP. */
@@ -31,6 +50,8 @@ export interface BrightgridHttp {
   /** A fresh API token per demo user, for `Authorization: Bearer <token>`. */
   readonly tokens: Readonly<Record<string, string>>;
   readonly store: Store;
+  /** Brightgrid ID, when started with `authServer`. */
+  readonly identity?: BrightgridIdentity;
   close(): Promise<void>;
 }
 
@@ -54,29 +75,58 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
   // With REDIS_URL set, URL flows live in Redis, shared by every replica behind a load balancer.
   const flows = flowStoreFromEnv();
   let served: Served;
+  let authServer: AuthServer | undefined;
+  const storeClient = { clientId: 'brightgrid-store', clientSecret: newSecret() };
+  const introspection = { clientId: 'brightgrid-api', clientSecret: newSecret() };
   try {
+    if (options.authServer) {
+      authServer = await listenAuthServer(
+        store,
+        options.authServer === true ? 0 : (options.authServer.port ?? 0),
+      );
+    }
+    const issuer = authServer?.issuer;
+    const accessTokens = typeof options.authServer === 'object' ? options.authServer.accessTokens : 'jwt';
     served = await serveOnLoopback(options.port ?? 0, (origin) =>
       createBrightgrid({
         store,
         publicUrl: publicUrl ?? origin,
         ...(flows.store && { flowStore: flows.store }),
         ...(options.log && { log: options.log }),
+        ...(issuer !== undefined && {
+          identity: { issuer, ...storeClient, ...(accessTokens === 'opaque' && { introspection }) },
+        }),
       }),
     );
   } catch (error) {
+    await authServer?.close();
     await flows.close();
     store.close();
     throw error;
   }
   const tokens = Object.fromEntries(DEMO_USERS.map((user) => [user.name, store.issueToken(user.name)]));
   const origin = publicUrl === undefined ? served.origin : new URL(publicUrl).origin;
+  await authServer?.configure({
+    resource: `${origin}${MCP_PATH}`,
+    resourceScopes: [STORE_SCOPE],
+    ...(typeof options.authServer === 'object' &&
+      options.authServer.accessTokens === 'opaque' && {
+        accessTokenFormat: 'opaque' as const,
+      }),
+    clients: [
+      { ...storeClient, redirectUris: [`${origin}/signin/callback`], firstParty: true },
+      { ...introspection, redirectUris: [], introspects: true },
+    ],
+  });
   return {
     url: `${origin}${MCP_PATH}`,
     origin,
     tokens,
     store,
+    ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection } }),
     async close() {
       await served.close();
+      await authServer?.close();
       await flows.close();
       store.revokeTokens(Object.values(tokens));
       store.close();
@@ -88,6 +138,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
 export function startupLines(brightgrid: BrightgridHttp): string[] {
   return [
     `Brightgrid: ${brightgrid.url}`,
+    ...(brightgrid.identity ? [`Brightgrid ID (sign-in): ${brightgrid.identity.issuer}`] : []),
     `Store sign-in: ${brightgrid.origin}/signin (${DEMO_USERS.map((u) => `${u.name} / ${u.password}`).join(', or ')})`,
     ...Object.entries(brightgrid.tokens).map(
       ([user, token]) => `Token for ${user}: Authorization: Bearer ${token}`,
@@ -96,7 +147,9 @@ export function startupLines(brightgrid: BrightgridHttp): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
+  const { values } = parseArgs({
+    options: { port: { type: 'string', default: '0' }, oauth: { type: 'boolean', default: false } },
+  });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port takes a port number from 0 to 65535 (got ${values.port}).`);
@@ -106,7 +159,8 @@ async function main(): Promise<void> {
   const stop = () => void Promise.resolve(brightgrid?.close()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  brightgrid = await startBrightgridHttp({ port });
+  // --oauth: Brightgrid ID beside it, and /mcp challenges clients without a token to sign in there.
+  brightgrid = await startBrightgridHttp({ port, authServer: values.oauth });
   process.stdout.write(`${startupLines(brightgrid).join('\n')}\n`);
 }
 

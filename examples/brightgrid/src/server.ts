@@ -1,5 +1,5 @@
 import { createServer, type FlowStore, type Logger, type ParleyServer } from '@parley/server';
-import { bearerAuth } from './auth.js';
+import { bearerAuth, oauthAuth } from './auth.js';
 import type { Store } from './db.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -12,6 +12,7 @@ import { registerListBookings } from './tools/list-bookings.js';
 import { registerSelectTags } from './tools/select-tags.js';
 import { connectPage } from './web/connect-page.js';
 import { homeRoute } from './web/home.js';
+import { type IdentityProvider, oidcSignInRoutes } from './web/oidc-sign-in.js';
 import { WebSessions } from './web/session.js';
 import { signInRoutes } from './web/sign-in.js';
 
@@ -25,6 +26,12 @@ export interface BrightgridOptions {
   readonly flowStore?: FlowStore;
   readonly now?: () => Date;
   readonly log?: Logger;
+  /**
+   * Sign-in through an authorization server (Brightgrid ID): `/mcp` accepts its JWT access tokens
+   * for this endpoint (and answers 401 with an OAuth challenge without one), and the store's pages
+   * sign people in there. Without it, only the store's API tokens and password page.
+   */
+  readonly identity?: IdentityProvider;
 }
 
 /** Brightgrid: the MCP server, and everything it serves over HTTP on one origin. */
@@ -83,12 +90,26 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
   registerResources(server, deps);
   server.flow(STORE_ACCOUNT_FLOW, connectPage(store, sessions));
 
-  const endpoint = server.endpoint({ authenticate: bearerAuth(store) });
-  const routes = [signInRoutes(store, sessions), homeRoute(store, sessions)];
+  const protection =
+    options.identity === undefined
+      ? undefined
+      : oauthAuth(store, {
+          issuer: options.identity.issuer,
+          resource: `${origin}${MCP_PATH}`,
+          ...(options.identity.introspection && { introspection: options.identity.introspection }),
+        });
+  const endpoint = server.endpoint(protection ?? { authenticate: bearerAuth(store) });
+  const routes = [
+    ...(options.identity === undefined ? [] : [oidcSignInRoutes(options.identity, sessions)]),
+    signInRoutes(store, sessions),
+    homeRoute(store, sessions),
+  ];
   return {
     server,
     async fetch(request, client = {}) {
       if (new URL(request.url).pathname === MCP_PATH) return endpoint.fetch(request);
+      const metadata = protection?.routes(request);
+      if (metadata) return metadata;
       const flowPage = await server.pages(request);
       if (flowPage) return flowPage;
       for (const route of routes) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm start`: Brightgrid on loopback HTTP and the lab connected to it.
+ * `npm start`: Brightgrid on loopback HTTP, Brightgrid ID (its authorization server, where people
+ * sign in) and the lab connected to Brightgrid.
  *
  *   npm start                     # any free ports; opens the lab when a display exists
  *   npm start -- --port 4280      # the lab on port 4280
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  const brightgrid = await startBrightgridHttp();
+  const brightgrid = await startBrightgridHttp({ authServer: true });
   started.push(brightgrid);
   let lab: Awaited<ReturnType<typeof startLab>>;
   try {

@@ -73,17 +73,31 @@ export interface BrightgridProcess {
   readonly origin: string;
   readonly tokens: { alice: string; bob: string };
   readonly dataDir: string;
+  /** Brightgrid ID's issuer, when started with `oauth`. */
+  readonly issuer?: string;
 }
 
 export async function startBrightgridProcess(
   dataDir = freshDataDir(),
   env: Record<string, string> = {},
+  options: { oauth?: boolean } = {},
 ): Promise<BrightgridProcess> {
-  const running = new Running([join(DIST, 'http.js')], { BRIGHTGRID_DATA: dataDir, ...env });
+  const running = new Running([join(DIST, 'http.js'), ...(options.oauth ? ['--oauth'] : [])], {
+    BRIGHTGRID_DATA: dataDir,
+    ...env,
+  });
   const url = (await running.line(/^Brightgrid: (http:\/\/\S+\/mcp)$/))[1]!;
+  const issuer = options.oauth ? (await running.line(/^Brightgrid ID \(sign-in\): (\S+)$/))[1]! : undefined;
   const alice = (await running.line(/^Token for alice: Authorization: Bearer (\S+)$/))[1]!;
   const bob = (await running.line(/^Token for bob: Authorization: Bearer (\S+)$/))[1]!;
-  return { process: running, url, origin: new URL(url).origin, tokens: { alice, bob }, dataDir };
+  return {
+    process: running,
+    url,
+    origin: new URL(url).origin,
+    tokens: { alice, bob },
+    dataDir,
+    ...(issuer !== undefined && { issuer }),
+  };
 }
 
 /** The command that runs Brightgrid over stdio, for `connect()`. */

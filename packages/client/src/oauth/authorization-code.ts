@@ -53,6 +53,12 @@ export async function authorizationCodeGrant(request: AuthorizationCodeRequest):
   try {
     parameters = oauth.validateAuthResponse(as, oauthClient, callback, state);
   } catch (error) {
+    if (error instanceof oauth.AuthorizationResponseError) {
+      const said = error.error_description ? `${error.error}: ${error.error_description}` : error.error;
+      throw new SignInError(`The authorization server refused the sign-in (${said}); nothing was stored`, {
+        cause: error,
+      });
+    }
     throw new SignInError(`The authorization response was refused: ${messageOf(error)}`, { cause: error });
   }
   try {
