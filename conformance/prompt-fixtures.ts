@@ -12,6 +12,9 @@ export function addPromptFixtures(server: ParleyServer): void {
     'test_prompt_with_arguments',
     {
       description: 'A prompt with two arguments',
+      complete: {
+        arg1: (value) => ['paris', 'park', 'party', 'test-value'].filter((word) => word.startsWith(value)),
+      },
       args: z.object({
         arg1: z.string().describe('First test argument'),
         arg2: z.string().describe('Second test argument'),

@@ -17,7 +17,12 @@ export function addResourceFixtures(server: ParleyServer): void {
 
   server.resource(
     'test://template/{id}/data',
-    { name: 'template-data', description: 'Data for one id', mimeType: 'application/json' },
+    {
+      name: 'template-data',
+      description: 'Data for one id',
+      mimeType: 'application/json',
+      complete: { id: (value) => ['123', '456', '789'].filter((id) => id.startsWith(value)) },
+    },
     ({ uri, params }) =>
       resourceResult({
         uri,

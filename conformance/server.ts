@@ -8,8 +8,10 @@ import { ask, createServer, ElicitationUnavailable, input } from '@parley/server
 import * as z from 'zod/v4';
 import { addContentFixtures } from './content-fixtures.js';
 import { EVERY_ENUM_KIND } from './every-enum-kind.js';
+import { addNotificationFixtures } from './notification-fixtures.js';
 import { addPromptFixtures } from './prompt-fixtures.js';
 import { addResourceFixtures } from './resource-fixtures.js';
+import { addTaskFixtures } from './task-fixtures.js';
 
 export function conformanceServer() {
   const server = createServer({ name: 'parley-conformance', version: '0.1.0' });
@@ -216,7 +218,7 @@ export function conformanceServer() {
     'test_logging_tool',
     { description: 'Logs (only when the client asked for logs)' },
     async (_args, ctx) => {
-      await ctx.sdk.mcpReq.log('info', 'test_logging_tool ran');
+      await ctx.log('info', 'test_logging_tool ran');
       return 'Logged.';
     },
   );
@@ -224,6 +226,8 @@ export function conformanceServer() {
   addContentFixtures(server);
   addResourceFixtures(server);
   addPromptFixtures(server);
+  addNotificationFixtures(server);
+  addTaskFixtures(server);
   return server;
 }
 

@@ -1,4 +1,4 @@
-import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { AuthInfo, CacheHint } from '@modelcontextprotocol/server';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
 import { PendingQuestions } from './context/pending-questions.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
@@ -10,6 +10,20 @@ import { ToolRegistry } from './registry/tools.js';
 import type { Middleware } from './run/middleware.js';
 import { nodeAead } from './state/node-aead.js';
 import { StateCodec } from './state/state-codec.js';
+import { ChangeHub } from './subscriptions/change-hub.js';
+import { type TaskSettings, TaskStore } from './tasks/task-store.js';
+
+/** The 2026-07-28 results that carry caching hints. */
+export type CacheableMethod =
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'server/discover';
+
+/** Caching hints by method. */
+export type CacheHints = Partial<Record<CacheableMethod, CacheHint>>;
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -67,6 +81,16 @@ export interface ServerOptions {
     /** How long a re-sent round waits for the run in progress before failing. Default 30000. */
     readonly waitMs?: number;
   };
+  /**
+   * Caching hints (`ttlMs`, `cacheScope`) for the cacheable 2026-07-28 results, by method; a result
+   * that carries its own keeps them. Default `{ ttlMs: 0, cacheScope: 'private' }` (do not cache).
+   *
+   * @example
+   * cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } }
+   */
+  readonly cacheHints?: CacheHints;
+  /** Tools that run as tasks (`task` in a tool's config): how long tasks are kept, polling, a per-user cap. */
+  readonly tasks?: TaskSettings;
   /** Clock, for tests. */
   readonly now?: () => number;
 }
@@ -75,6 +99,7 @@ export interface ServerOptions {
 export class App {
   readonly info: { name: string; version: string; title?: string };
   readonly instructions: string | undefined;
+  readonly cacheHints: CacheHints | undefined;
   readonly tools = new ToolRegistry();
   readonly prompts = new PromptRegistry();
   readonly resources = new ResourceRegistry();
@@ -91,6 +116,10 @@ export class App {
   readonly middleware: Middleware[] = [];
   /** 2025-era questions sent and not answered yet, across every connection. */
   readonly pendingQuestions = new PendingQuestions();
+  /** Changes of the lists and of resources, for the connections that listen. */
+  readonly changes = new ChangeHub();
+  /** The tasks this process runs. */
+  readonly tasks: TaskStore;
   readonly #options: ServerOptions;
   #codec: Promise<StateCodec> | undefined;
   #ring: KeyRing | undefined;
@@ -104,11 +133,13 @@ export class App {
       ...(options.title && { title: options.title }),
     };
     this.instructions = options.instructions;
+    this.cacheHints = options.cacheHints;
     this.maxRounds = positive(options.maxRounds, 20, 'maxRounds');
     this.maxTries = positive(options.maxTries, 3, 'maxTries');
     this.questionTimeoutMs = positive(options.questionTimeoutMs, 600_000, 'questionTimeoutMs');
     this.log = options.log ?? stderrLogger;
     this.stdioUser = options.stdioUser;
+    this.tasks = new TaskStore(options.tasks, options.now);
     this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
     const state = options.state ?? {};
     this.once = options.once && {

@@ -68,6 +68,7 @@ export class ParleyServer {
     handler: ToolHandler<I>,
   ): this {
     this.#app.tools.add(name, config, handler);
+    this.#app.changes.emit({ kind: 'tools' });
     return this;
   }
 
@@ -78,6 +79,7 @@ export class ParleyServer {
     handler: PromptHandler<A>,
   ): this {
     this.#app.prompts.add(name, config, handler);
+    this.#app.changes.emit({ kind: 'prompts' });
     return this;
   }
 
@@ -87,7 +89,22 @@ export class ParleyServer {
    */
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): this {
     this.#app.resources.add(uri, config, handler);
+    this.#app.changes.emit({ kind: 'resources' });
     return this;
+  }
+
+  /**
+   * Tells the clients that subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * 2025 sessions that sent `resources/subscribe`, and 2026-07-28 `subscriptions/listen` streams
+   * whose `resourceSubscriptions` name it. Registering a tool, prompt or resource while serving
+   * sends the matching `list_changed` the same way.
+   *
+   * @example
+   * await db.saveOrder(order);
+   * server.notifyResourceUpdated(`shop://orders/${order.id}`);
+   */
+  notifyResourceUpdated(uri: string): void {
+    this.#app.changes.emit({ kind: 'resource', uri });
   }
 
   /**

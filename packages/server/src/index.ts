@@ -1,5 +1,5 @@
 export { type Answer, ask, type QuestionInput } from '@parley/core/form';
-export type { ServerOptions } from './app.js';
+export type { CacheableMethod, CacheHints, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError } from './ask/guardrails.js';
 export { input } from './ask/input.js';
 export {
@@ -40,7 +40,7 @@ export {
 export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
 export type { ArgsSchema } from './registry/schema.js';
-export type { ToolConfig, ToolHandler } from './registry/tools.js';
+export type { TaskSupport, ToolConfig, ToolHandler } from './registry/tools.js';
 export { type BinaryData, type BlockOptions, content, type ResourceBody } from './results/content.js';
 export { jsonSchema } from './results/json-schema.js';
 export {
@@ -63,4 +63,5 @@ export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { StdioOptions } from './serve/stdio.js';
 export { StateTooLargeError } from './state/state-codec.js';
+export type { TaskSettings } from './tasks/task-store.js';
 export type * from './types.js';

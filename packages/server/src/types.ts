@@ -4,6 +4,7 @@ import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   GetPromptResult,
+  LoggingLevel,
   ReadResourceResult,
   Root,
   ServerContext,
@@ -95,7 +96,7 @@ export interface ParleyContext {
   readonly user: Principal | undefined;
   /** What the client says about itself. Self-reported: never use it for decisions. */
   readonly client: { readonly name?: string; readonly version?: string };
-  /** Aborted when the client cancels the call. */
+  /** Aborted when the client cancels the call (for a task: when the task is cancelled). */
   readonly signal: AbortSignal;
   /** Whether the client declared this kind of input on this request. */
   can(mode: InputMode): boolean;
@@ -172,9 +173,53 @@ export interface ParleyContext {
   answers<Q extends Record<string, BatchItem>>(questions: Q): Promise<RoundAnswers<Q>>;
   /** Guard style: the `data` the last round passed to `inputRequired()`, kept sealed across rounds. */
   data<T extends Json = Json>(): T | undefined;
-  /** The official SDK's request context, for what Parley does not wrap (progress, logging). */
+  /**
+   * Reports progress on this call (`notifications/progress`), when the client asked for it with a
+   * `progressToken`; otherwise does nothing. On 2026-07-28, progress an earlier round already
+   * reported is not reported again when the round replays.
+   *
+   * @example
+   * await ctx.progress(50, 100, 'Half way');
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a log message to the client (`notifications/message`) when the client wants messages of
+   * this level: at or above its `logging/setLevel` on the 2025 eras, at or above the request's
+   * `_meta` log level on 2026-07-28 (none when the request names no level). On 2026-07-28, a message
+   * an earlier round already sent is not sent again when the round replays.
+   *
+   * @example
+   * await ctx.log('info', 'Tool execution started');
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Turns this call into a task (a tool with `task` in its config, 2026-07-28, a client that
+   * declared the tasks extension): the client gets a task id now and polls `tasks/get`, and the
+   * handler goes on in the background. Questions asked after this reach the person through the
+   * task. A no-op when the call cannot become a task and the tool's task support is `'optional'`
+   * (and on the 2025 eras); `-32021` when it is `'required'`.
+   *
+   * @example
+   * const name = await ctx.elicit('Who is this report for?', ask.text()); // asked before the task
+   * await ctx.runAsTask();
+   * return await buildReport(name.action === 'accept' ? name.value : 'you', ctx.signal); // runs as a task
+   */
+  runAsTask(): Promise<void>;
+  /** The official SDK's request context, for what Parley does not wrap. */
   readonly sdk: ServerContext;
 }
+
+/**
+ * Suggests values for one prompt argument or template variable, given what the person typed so far
+ * and the values of the other arguments already filled in. Return at most 100 values.
+ */
+export type Completer = (
+  value: string,
+  context: { readonly arguments: Readonly<Record<string, string>> },
+) => readonly string[] | Promise<readonly string[]>;
+
+/** Completers by argument (or variable) name. */
+export type Completers = Readonly<Record<string, Completer>>;
 
 /** What a tool handler may return: a full result, or a string (one text block). */
 export type ToolReturn = CallToolResult | string | InputRequired;

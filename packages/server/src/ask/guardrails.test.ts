@@ -3,6 +3,7 @@ import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
 import { type ContextFacts, createContext } from '../context/parley-context.js';
 import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
+import { NO_TASKS } from '../eras/task-start.js';
 import { AuthorError, SecretInFormError } from '../errors.js';
 import { firstRoundState } from '../state/round-state.js';
 import { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './guardrails.js';
@@ -20,6 +21,7 @@ function context() {
     clientInfo: undefined,
     sdk,
     flows: undefined,
+    task: NO_TASKS,
   };
   return createContext(facts, engine);
 }

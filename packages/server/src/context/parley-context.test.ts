@@ -2,6 +2,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
 import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
+import { NO_TASKS } from '../eras/task-start.js';
 import { ElicitationUnavailable, SecretInFormError, ToolError } from '../errors.js';
 import { FlowKit } from '../flows/flow-kit.js';
 import { firstRoundState } from '../state/round-state.js';
@@ -26,6 +27,7 @@ function context(clientCapabilities: unknown, user?: string, flows?: FlowKit) {
     clientInfo: { name: 'test' },
     sdk,
     flows,
+    task: NO_TASKS,
   };
   return { ctx: createContext(facts, engine), engine };
 }

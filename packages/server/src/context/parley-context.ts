@@ -2,15 +2,19 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
+import type { TaskHooks } from '../eras/task-start.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
+import { sideChannels } from './side-channels.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
   ask(point: AskPoint): Promise<ItemResult[]>;
+  /** True while the handler re-runs what an earlier round already ran (notifications are then not sent). */
+  readonly replaying?: boolean;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
 }
 
@@ -25,6 +29,8 @@ export interface ContextFacts {
   readonly flows: FlowKit | undefined;
   /** The guard-style round: answers to what the last `inputRequired()` asked, and the author's data. */
   readonly guard?: GuardRound;
+  /** How the call becomes a task (`ctx.runAsTask()`). */
+  readonly task: TaskHooks;
 }
 
 /**
@@ -79,6 +85,11 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     return result;
   };
 
+  // Once the call is a task its request has been answered: there is no stream left to notify on.
+  const channels = sideChannels(
+    facts.sdk,
+    () => engine.replaying === true || facts.task.current !== undefined,
+  );
   const context: ParleyContext = {
     era: facts.era,
     protocolVersion: facts.protocolVersion,
@@ -88,7 +99,9 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       ...(typeof facts.clientInfo?.name === 'string' && { name: facts.clientInfo.name.slice(0, 80) }),
       ...(facts.clientInfo?.version !== undefined && { version: facts.clientInfo.version }),
     },
-    signal: facts.sdk.mcpReq.signal,
+    get signal() {
+      return facts.task.current?.abort.signal ?? facts.sdk.mcpReq.signal;
+    },
     sdk: facts.sdk,
     can,
     async elicit(message, question, options) {
@@ -141,6 +154,9 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     once(name, fn) {
       return engine.once(name, fn);
     },
+    runAsTask: () => facts.task.runAsTask(),
+    progress: channels.progress,
+    log: channels.log,
     async sample(params, options) {
       const key = nextKey(options);
       return (await askOne(kindFor('sampling').item(key, { kind: 'sampling', params }))) as never;

@@ -1,7 +1,9 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { RoundObserver } from '../run/middleware.js';
+import type { TaskMode } from '../registry/tools.js';
 import type { StateBinding } from '../state/binding.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import type { ParleyContext, Principal } from '../types.js';
 
 /** One logical call: what is being called, with which arguments. */
@@ -25,6 +27,15 @@ export interface EraCall<R> {
   readonly observe?: RoundObserver | undefined;
   /** Runs the handler with the `ctx` the era built. */
   readonly invoke: (ctx: ParleyContext) => Promise<R>;
+  /** For a tool that may run as a task: how, and what to do with the task's outcome. */
+  readonly task?: TaskCall<R> | undefined;
+}
+
+/** A call that may become a task (a tool with `task` in its config). */
+export interface TaskCall<R> {
+  readonly mode: TaskMode;
+  /** Records what the handler ended with, once it ends, on the task it became. */
+  settle(task: TaskRecord, outcome: { readonly value: R } | { readonly error: unknown }): Promise<void>;
 }
 
 /**
@@ -34,5 +45,26 @@ export interface EraCall<R> {
  * A new protocol revision is one more module and one more entry in `run/run-call.ts`.
  */
 export interface EraModule {
-  run<R>(call: EraCall<R>): Promise<R | InputRequiredResult>;
+  run<R>(call: EraCall<R>): Promise<R | InputRequiredResult | CreateTaskResult>;
+}
+
+/** The answer to a call that became a task (`resultType: "task"`, the task's fields at the top). */
+export interface CreateTaskResult {
+  readonly resultType: 'task';
+  readonly taskId: string;
+  readonly [field: string]: unknown;
+}
+
+const created = new WeakSet<object>();
+
+/** The result that answers a call which became `task`. */
+export function createTaskResult(task: TaskRecord): CreateTaskResult {
+  const result = task.createResult() as unknown as CreateTaskResult;
+  created.add(result);
+  return result;
+}
+
+/** Whether an era's outcome is the answer of a call that became a task (never a handler's own value). */
+export function isCreateTaskResult(value: unknown): value is CreateTaskResult {
+  return typeof value === 'object' && value !== null && created.has(value);
 }

@@ -7,6 +7,7 @@ import { newCallId } from '../state/round-state.js';
 import type { EraModule } from './era.js';
 import { answeredGuardRound } from './guard-rounds.js';
 import { PushEngine } from './push-engine.js';
+import { NO_TASKS } from './task-start.js';
 
 /**
  * The 2025 eras (2025-06-18, 2025-11-25): questions are requests over the session, and the handler
@@ -38,6 +39,7 @@ export const handshakeEra: EraModule = {
       clientInfo: server.getClientVersion(),
       sdk,
       flows: app.flows,
+      task: NO_TASKS,
     };
     // Guard style: the questions of `inputRequired()` are asked over the session, then the handler
     // runs again with their answers, in the same request (a 2025 client never sees input_required).

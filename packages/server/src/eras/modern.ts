@@ -16,9 +16,10 @@ import { ElicitationUnavailable } from '../errors.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
-import type { EraModule } from './era.js';
+import { createTaskResult, type EraModule } from './era.js';
 import { guardSuspension, modernGuardRound } from './guard-rounds.js';
 import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-engine.js';
+import { EngineSwitch, TaskStarter } from './task-start.js';
 
 /**
  * The 2026-07-28 era: every request is a round. The module opens the request's sealed state,
@@ -26,7 +27,7 @@ import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, invoke, observe }) {
+  async run({ app, sdk, call, user, invoke, observe, task }) {
     const bindingFacts: StateBinding = {
       server: app.info.name,
       method: call.method,
@@ -48,13 +49,22 @@ export const modernEra: EraModule = {
           'objects (send the ElicitResult itself, e.g. { "action": "accept", "content": { ... } }).',
       );
     }
-    const engine = new ReplayEngine(
+    const replay = new ReplayEngine(
       state,
       sdk.mcpReq.inputResponses,
       { maxRounds: app.maxRounds, maxTries: app.maxTries },
       app.once,
     );
+    const engine = new EngineSwitch(replay);
     const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const starter = new TaskStarter({
+      app,
+      mode: task?.mode,
+      clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
+      principal: user?.id,
+      engine,
+      callId: state.callId,
+    });
     const eraFacts: ContextFacts = {
       era: 'modern',
       protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28'),
@@ -63,29 +73,42 @@ export const modernEra: EraModule = {
       clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
       sdk,
       flows: app.flows,
+      task: starter,
     };
 
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
     const facts: ContextFacts = { ...eraFacts, guard };
 
-    let result: Awaited<ReturnType<typeof invoke>> | undefined;
-    let failure: unknown;
-    let failed = false;
+    type Outcome = { readonly value: Awaited<ReturnType<typeof invoke>> } | { readonly error: unknown };
+    type Value = Awaited<ReturnType<typeof invoke>>;
+    const running: Promise<Outcome> = invoke(createContext(facts, engine)).then(
+      (value) => ({ value: value as Value }),
+      (error: unknown) => ({ error }),
+    );
+    // The call ends when the handler does, or earlier, when it becomes a task: then the request is
+    // answered with the task and the handler goes on, its outcome recorded on the task.
+    const first = await Promise.race([running, starter.detached.then((record) => ({ record }))]);
+    if ('record' in first) {
+      void running.then((outcome) => task?.settle(first.record, outcome as never));
+      return createTaskResult(first.record);
+    }
+    let failed = 'error' in first;
+    let failure = 'error' in first ? first.error : undefined;
+    const result = 'error' in first ? undefined : first.value;
     let guardAsk: Suspension | undefined;
-    try {
-      result = await invoke(createContext(facts, engine));
-      if (isInputRequired(result)) {
+    if (!failed && isInputRequired(result)) {
+      try {
         const items = batchItems(result.questions, (kind) =>
           isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
         );
-        guardAsk = guardSuspension(engine.stateSoFar(), items, result.data, guard, app.maxRounds);
+        guardAsk = guardSuspension(replay.stateSoFar(), items, result.data, guard, app.maxRounds);
+      } catch (error) {
+        failed = true;
+        failure = error;
       }
-    } catch (error) {
-      failed = true;
-      failure = error;
     }
     // A suspension wins even if the handler caught the signal and returned or threw something else.
-    const suspension = engine.suspension ?? (failed ? undefined : guardAsk);
+    const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
       const codec = await app.codec();
       const requestState = await codec.seal(suspension.state, bindingOf());

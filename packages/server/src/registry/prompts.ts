@@ -1,5 +1,5 @@
 import type { Icon, Prompt, PromptArgument } from '@modelcontextprotocol/server';
-import type { ParleyContext, PromptReturn } from '../types.js';
+import type { Completers, ParleyContext, PromptReturn } from '../types.js';
 import { type ArgsOf, type ArgsSchema, toJsonSchema } from './schema.js';
 
 export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
@@ -8,6 +8,13 @@ export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
   /** The prompt's arguments: a zod v4 object of string fields. */
   readonly args?: A;
   readonly icons?: Icon[];
+  /**
+   * Suggestions for argument values (`completion/complete`), by argument name.
+   *
+   * @example
+   * complete: { language: (value) => ['typescript', 'python', 'rust'].filter((l) => l.startsWith(value)) }
+   */
+  readonly complete?: Completers;
 }
 
 export type PromptHandler<A extends ArgsSchema | undefined> = (
@@ -20,6 +27,7 @@ export interface RegisteredPrompt {
   readonly args: ArgsSchema | undefined;
   readonly handler: PromptHandler<ArgsSchema | undefined>;
   readonly listing: Prompt;
+  readonly complete: Completers | undefined;
 }
 
 function promptArguments(schema: ArgsSchema | undefined): PromptArgument[] | undefined {
@@ -60,6 +68,7 @@ export class PromptRegistry {
       args: config.args,
       handler: handler as PromptHandler<ArgsSchema | undefined>,
       listing,
+      complete: config.complete,
     });
     this.#listing = undefined;
   }

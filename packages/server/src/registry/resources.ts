@@ -4,7 +4,7 @@ import {
   type ResourceTemplateType,
   UriTemplate,
 } from '@modelcontextprotocol/server';
-import type { ParleyContext, ResourceReturn } from '../types.js';
+import type { Completers, ParleyContext, ResourceReturn } from '../types.js';
 
 export interface ResourceConfig {
   /** A short machine name (defaults to the URI). */
@@ -13,6 +13,8 @@ export interface ResourceConfig {
   readonly description?: string;
   readonly mimeType?: string;
   readonly icons?: Icon[];
+  /** For a template: suggestions for its variables' values (`completion/complete`), by variable name. */
+  readonly complete?: Completers;
 }
 
 /** What a resource handler receives: the URI read, and the template's variables for a template. */
@@ -36,6 +38,7 @@ export interface RegisteredResource {
 interface TemplateEntry extends RegisteredResource {
   readonly template: UriTemplate;
   readonly listing: ResourceTemplateType;
+  readonly complete: Completers | undefined;
 }
 
 /** Static resources and URI templates (RFC 6570, e.g. `brightgrid://returns/{id}`). */
@@ -61,6 +64,7 @@ export class ResourceRegistry {
         handler,
         template: new UriTemplate(uri),
         listing: { uriTemplate: uri, ...common },
+        complete: config.complete,
       });
     } else {
       this.#static.set(uri, { uri, mimeType: config.mimeType, handler, listing: { uri, ...common } });
@@ -88,6 +92,16 @@ export class ResourceRegistry {
 
   get size(): number {
     return this.#static.size + this.#templates.length;
+  }
+
+  /** Whether `uri` names a resource: a static one, or any value of a template. */
+  has(uri: string): boolean {
+    return this.resolve(uri) !== undefined;
+  }
+
+  /** The completers of the template registered as `uriTemplate`. */
+  completersOf(uriTemplate: string): Completers | undefined {
+    return this.#templates.find((entry) => entry.uri === uriTemplate)?.complete;
   }
 
   list(): Resource[] {

@@ -13,6 +13,25 @@ export interface ToolConfig<I extends ArgsSchema | undefined = undefined> {
   readonly annotations?: ToolAnnotations;
   readonly icons?: Icon[];
   readonly _meta?: Record<string, unknown>;
+  /**
+   * Whether a call may run as a task (the `io.modelcontextprotocol/tasks` extension, 2026-07-28):
+   * the client gets a task id at once and polls `tasks/get`; questions the handler asks meanwhile
+   * reach the person through the task (`input_required`, answered with `tasks/update`).
+   * `'optional'` runs as a task when the client declared the extension and as a plain call
+   * otherwise; `'required'` refuses clients that did not declare it (`-32021`). By default the task
+   * starts before the handler runs; with `start: 'manual'` the call stays a plain call (it may ask
+   * questions round by round) until the handler calls `await ctx.runAsTask()`.
+   */
+  readonly task?: TaskSupport | { readonly support: TaskSupport; readonly start?: 'call' | 'manual' };
+}
+
+/** Whether a tool may run as a task, or must. */
+export type TaskSupport = 'optional' | 'required';
+
+/** How a tool runs as a task, resolved from its config. */
+export interface TaskMode {
+  readonly support: TaskSupport;
+  readonly start: 'call' | 'manual';
 }
 
 export type ToolHandler<I extends ArgsSchema | undefined> = (
@@ -27,6 +46,7 @@ export interface RegisteredTool {
   readonly outputJson: Readonly<Record<string, unknown>> | undefined;
   readonly handler: ToolHandler<ArgsSchema | undefined>;
   readonly listing: Tool;
+  readonly task: TaskMode | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -45,6 +65,12 @@ export class ToolRegistry {
     if (this.#tools.has(name))
       throw new TypeError(`A tool named ${JSON.stringify(name)} is already registered.`);
     const outputJson = config.output ? toJsonSchema(config.output, 'output') : undefined;
+    const task: TaskMode | undefined =
+      config.task === undefined
+        ? undefined
+        : typeof config.task === 'string'
+          ? { support: config.task, start: 'call' }
+          : { support: config.task.support, start: config.task.start ?? 'call' };
     const listing: Tool = {
       name,
       ...(config.title !== undefined && { title: config.title }),
@@ -54,6 +80,7 @@ export class ToolRegistry {
       ...(config.annotations && { annotations: config.annotations }),
       ...(config.icons && { icons: config.icons }),
       ...(config._meta && { _meta: config._meta }),
+      ...(task && { execution: { taskSupport: task.support } }),
     };
     this.#tools.set(name, {
       name,
@@ -62,6 +89,7 @@ export class ToolRegistry {
       outputJson,
       handler: handler as ToolHandler<ArgsSchema | undefined>,
       listing,
+      task,
     });
     this.#listing = undefined;
   }
@@ -72,6 +100,12 @@ export class ToolRegistry {
 
   get size(): number {
     return this.#tools.size;
+  }
+
+  /** Whether any tool may run as a task (the server then offers the tasks extension). */
+  get runsTasks(): boolean {
+    for (const tool of this.#tools.values()) if (tool.task) return true;
+    return false;
   }
 
   list(): Tool[] {

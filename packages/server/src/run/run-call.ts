@@ -1,6 +1,6 @@
 import type { AuthInfo, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import type { EraCall, EraModule } from '../eras/era.js';
+import type { CreateTaskResult, EraCall, EraModule } from '../eras/era.js';
 import { handshakeEra } from '../eras/handshake.js';
 import { modernEra } from '../eras/modern.js';
 import type { Principal } from '../types.js';
@@ -36,7 +36,9 @@ const ERAS: Record<ServingEra, EraModule> = { modern: modernEra, legacy: handsha
  * sealed state (a round ends with an InputRequiredResult at the first unanswered question); on the
  * 2025 eras by sending questions to the client over the session.
  */
-export async function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequiredResult> {
+export async function runCall<R>(
+  options: RunCallOptions<R>,
+): Promise<R | InputRequiredResult | CreateTaskResult> {
   return ERAS[options.era].run({ ...options, user: userOf(options.app, options.unit, options.sdk) });
 }
 

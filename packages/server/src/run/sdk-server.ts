@@ -1,15 +1,21 @@
 import {
   isInputRequiredResult,
   ProtocolError,
+  ProtocolErrorCode,
   type Result,
   Server,
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import { CallEndingError } from '../errors.js';
+import { isCreateTaskResult } from '../eras/era.js';
+import { isInputRequired } from '../context/guard.js';
+import { AuthorError, CallEndingError } from '../errors.js';
+import { TASKS_EXTENSION } from '../tasks/task-requests.js';
+import { complete } from './completions.js';
 import { type MiddlewareMethod, type RequestStart, runChain } from './middleware.js';
 import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
+import { followChanges } from './session-changes.js';
 import { SURFACES } from './surfaces.js';
 
 /** `setRequestHandler` for a method chosen at run time (the table knows each one's params and result). */
@@ -31,17 +37,26 @@ export function buildSdkServer(
 ): Server {
   const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
   const surfaces = SURFACES.filter((surface) => surface.present(app));
-  const capabilities: ServerCapabilities = {};
-  for (const surface of surfaces) capabilities[surface.capability] = {};
+  // Logging is always offered: the SDK applies the client's level (logging/setLevel on 2025, the
+  // request's _meta level on 2026-07-28) to what ctx.log sends.
+  const capabilities: ServerCapabilities = { logging: {} };
+  for (const surface of surfaces) capabilities[surface.capability] = { listChanged: true };
+  if (capabilities.resources) capabilities.resources = { listChanged: true, subscribe: true };
+  if (app.prompts.size > 0 || app.resources.listTemplates().length > 0) capabilities.completions = {};
+  if (app.tools.runsTasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   const server = new Server(app.info, {
     capabilities,
     ...(app.instructions !== undefined && { instructions: app.instructions }),
+    ...(app.cacheHints && { cacheHints: app.cacheHints }),
   });
   const handle = (method: string, answer: (params: never, sdk: ServerContext) => unknown) =>
     (server.setRequestHandler as unknown as AnyHandler).call(server, method, (request, sdk) => {
       unit.onDispatch?.(sdk);
       return answer(request.params as never, sdk);
     });
+
+  if (capabilities.completions) handle('completion/complete', (params) => complete(app, params));
+  if (era === 'legacy') followChanges(app, server, handle);
 
   const chainFor = (sdk: ServerContext) => (unit.internal?.(sdk) ? [] : app.middleware);
   /** The facts middleware gets about a request before it runs. */
@@ -83,8 +98,29 @@ export function buildSdkServer(
             call: found.spec,
             observe,
             invoke: async (ctx) => found.handler(ctx),
+            task: found.task && {
+              mode: found.task,
+              // The task's outcome follows the one error policy too: a failure the caller may read is a
+              // completed task with an error result; anything else fails the task with an internal error.
+              async settle(task, ended) {
+                try {
+                  if (!('value' in ended)) throw ended.error;
+                  if (isInputRequired(ended.value))
+                    throw new AuthorError(
+                      'A handler returned inputRequired() after ctx.runAsTask(): inside a task, ask with ctx.elicit() (the task carries the question).',
+                    );
+                  return task.complete((await found.finish(ended.value, server)) as never);
+                } catch (error) {
+                  const message = report(app, error, found.what);
+                  if (error instanceof CallEndingError) task.complete(surface.fail(message, error) as never);
+                  else if (error instanceof ProtocolError)
+                    task.fail({ code: error.code, message: error.message });
+                  else task.fail({ code: ProtocolErrorCode.InternalError, message });
+                }
+              },
+            },
           });
-          if (isInputRequiredResult(outcome)) return outcome;
+          if (isInputRequiredResult(outcome) || isCreateTaskResult(outcome)) return outcome as Result;
           return await found.finish(outcome, server);
         });
       } catch (error) {

@@ -11,6 +11,7 @@ import type { App } from '../app.js';
 import type { CallSpec } from '../eras/era.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { validateArgs } from '../registry/schema.js';
+import type { TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
 
@@ -25,6 +26,8 @@ export interface FoundCall {
   readonly handler: (ctx: ParleyContext) => unknown;
   /** Turns what the handler returned into the method's result. */
   finish(value: unknown, server: Server): Result | Promise<Result>;
+  /** For a tool that may run as a task: how. */
+  readonly task?: TaskMode | undefined;
 }
 
 /**
@@ -68,7 +71,11 @@ const tools: Surface<'tools/call'> = {
     return {
       spec: { method: 'tools/call', target: name, args },
       what: `Tool ${name}`,
-      handler: (ctx) => tool.handler(validated.value as never, ctx),
+      task: tool.task,
+      handler: async (ctx) => {
+        if (tool.task?.start === 'call') await ctx.runAsTask();
+        return tool.handler(validated.value as never, ctx);
+      },
       async finish(value, server) {
         const result = toCallToolResult(value as never);
         if (tool.output && !result.isError) {

@@ -13,9 +13,11 @@ import {
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
+import { isTaskMethod } from '../tasks/task-requests.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { ListenStreams } from './listen-streams.js';
 import { ModernMux } from './modern-mux.js';
 import { readJsonBody } from './read-body.js';
 import {
@@ -31,6 +33,7 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './rpc-error.js';
 import { checkStandardHeaders, paramHeadersOf } from './standard-headers.js';
+import { serveTaskRequest } from './task-route.js';
 import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */
@@ -91,10 +94,21 @@ export class Endpoint {
   readonly #authorize: EndpointOptions['authorize'];
   readonly #legacy: LegacySessions;
   readonly #mux = new ModernMux();
+  readonly #listeners: ListenStreams;
   #started: Promise<{ close(): Promise<void> }> | undefined;
 
   constructor(app: App, options: EndpointOptions = {}) {
     this.#app = app;
+    this.#listeners = new ListenStreams({
+      hub: app.changes,
+      serverInfo: app.info,
+      supported: () => ({
+        tools: app.tools.size > 0,
+        prompts: app.prompts.size > 0,
+        resources: app.resources.size > 0,
+      }),
+      maxStreams: options.maxSessions ?? 1000,
+    });
     this.#allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
     this.#allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
     this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -190,13 +204,10 @@ export class Endpoint {
     );
     if (mismatch)
       return respond.json(mismatch.status, rpcError(id, mismatch.code, mismatch.message, mismatch.data));
-    if (route.message.method === 'subscriptions/listen') {
-      // Parley's lists never change while it runs, so it offers no subscription streams.
-      return respond.json(
-        404,
-        rpcError(id, METHOD_NOT_FOUND, 'Method not found: this server has no list-changed subscriptions.'),
-      );
-    }
+    if (route.message.method === 'subscriptions/listen')
+      return this.#listeners.serve(route.message, exchange, respond);
+    if (isTaskMethod(route.message.method))
+      return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
     await this.#serveModern(route.message, authInfo, exchange, respond, accept);
   }
 
@@ -212,6 +223,7 @@ export class Endpoint {
 
   async close(): Promise<void> {
     const started = this.#started;
+    this.#listeners.closeAll();
     await Promise.allSettled([this.#legacy.closeAll(), started?.then((serving) => serving.close())]);
   }
 

@@ -1,0 +1,76 @@
+import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
+import { kindOf, questionMessage } from '../ask/kind-table.js';
+import type { FlowWatch } from '../ask/question-kind.js';
+import { ToolError, TooManyInvalidAnswersError } from '../errors.js';
+import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
+import type { Json } from '../state/round-state.js';
+import type { TaskRecord } from '../tasks/task-record.js';
+
+/**
+ * Serves ask points inside a task (the tasks extension): each question parks the task in
+ * `input_required` with the question in `inputRequests`, and the handler waits until `tasks/update`
+ * answers it: the same `ctx.elicit` as on every era. The questions of one batch are open at once and
+ * may be answered one at a time. An invalid answer is asked again with its reason.
+ */
+export class TaskEngine {
+  readonly #task: TaskRecord;
+  readonly #maxTries: number;
+  readonly #callId: string;
+  readonly #questionTimeoutMs: number;
+  readonly #once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
+
+  constructor(
+    task: TaskRecord,
+    options: {
+      readonly maxTries: number;
+      readonly callId: string;
+      readonly questionTimeoutMs: number;
+      /** The server's `ctx.once` store, when it has one (a re-sent round may start a second task). */
+      readonly once?: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
+    },
+  ) {
+    this.#task = task;
+    this.#maxTries = options.maxTries;
+    this.#callId = options.callId;
+    this.#questionTimeoutMs = options.questionTimeoutMs;
+    this.#once = options.once;
+  }
+
+  ask(point: AskPoint): Promise<ItemResult[]> {
+    return Promise.all(point.items.map((item) => this.#askOne(item)));
+  }
+
+  async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
+    const key = `${this.#callId}.${name}`;
+    const once = this.#once;
+    return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
+  }
+
+  /** After consent, the task waits until the flow's page settles it (or the task is cancelled). */
+  readonly #waitForFlow: FlowWatch = (flow) =>
+    flow.kit.waitFor(flow.id, flow.principal, this.#task.abort.signal, this.#questionTimeoutMs);
+
+  async #askOne(item: AskItem): Promise<ItemResult> {
+    const kind = kindOf(item);
+    let reason: string | undefined;
+    for (let tries = 0; ; ) {
+      const reply = await this.#task.waitFor(
+        item.key,
+        kind.request.modern(item, questionMessage(item, reason)),
+      );
+      const checked = kind.check(item, reply);
+      if (checked.status === 'ok') {
+        if (!kind.settle) return checked.result;
+        const settled = await kind.settle(item, checked.result, this.#waitForFlow);
+        if (settled !== undefined) return settled;
+        reason = undefined;
+        continue;
+      }
+      if (checked.status === 'malformed')
+        throw new ToolError(`The answer to '${item.key}' is not ${kind.expected}: ${checked.problem}.`);
+      tries++;
+      if (tries >= this.#maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
+      reason = checked.reason;
+    }
+  }
+}
