@@ -16,12 +16,16 @@ export interface Check {
 }
 
 /** Runs one suite invocation and returns every check it recorded. */
-export async function runSuite(args: readonly string[], env: Record<string, string> = {}): Promise<Check[]> {
+export async function runSuite(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 120_000,
+): Promise<Check[]> {
   const out = await mkdtemp(join(tmpdir(), 'parley-conformance-'));
   try {
     await promisify(execFile)(NODE22, [SUITE, ...args, '-o', out], {
       env: { ...process.env, ...env },
-      timeout: 120_000,
+      timeout: timeoutMs,
     }).catch((error: { stdout?: string; stderr?: string }) => {
       // A failing scenario exits non-zero; the checks file still says which check failed.
       if (!error.stdout?.includes('Checks')) throw error;
