@@ -30,6 +30,16 @@ export function addNotificationFixtures(server: ParleyServer): void {
     },
   );
 
+  server.tool(
+    'test_reconnection',
+    { description: 'Ends its SSE stream mid-call; the client polls back' },
+    async (_args, ctx) => {
+      ctx.closeStream();
+      await pause(200);
+      return 'Reconnection test completed.';
+    },
+  );
+
   let added = 0;
   server.tool(
     'test_trigger_tool_change',

@@ -205,6 +205,16 @@ export interface ParleyContext {
    * return await buildReport(name.action === 'accept' ? name.value : 'you', ctx.signal); // runs as a task
    */
   runAsTask(): Promise<void>;
+  /**
+   * On a 2025 session over HTTP, ends this call's SSE stream now, so a long call holds no
+   * connection: the client reconnects after the stream's `retry` interval (with `Last-Event-ID`)
+   * and receives what the call sends later, its result included. Does nothing elsewhere.
+   *
+   * @example
+   * await ctx.closeStream();
+   * return await waitForTheBatchJob(ctx.signal);
+   */
+  closeStream(): void;
   /** The official SDK's request context, for what Parley does not wrap. */
   readonly sdk: ServerContext;
 }

@@ -155,6 +155,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       return engine.once(name, fn);
     },
     runAsTask: () => facts.task.runAsTask(),
+    closeStream: () => facts.sdk.http?.closeSSE?.(),
     progress: channels.progress,
     log: channels.log,
     async sample(params, options) {

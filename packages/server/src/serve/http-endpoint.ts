@@ -74,6 +74,11 @@ export interface EndpointOptions {
   readonly maxAnonymousSessions?: number;
   /** A 2025-era session idle this long is closed. Default 30 minutes. */
   readonly sessionIdleMs?: number;
+  /**
+   * How long a 2025 client waits before reconnecting to an SSE stream the server closed (`retry`),
+   * in milliseconds. Default 1000. See `ctx.closeStream()`.
+   */
+  readonly sseRetryMs?: number;
 }
 
 /** The stateless revisions this endpoint serves (2025 revisions are negotiated by `initialize`). */
@@ -122,6 +127,7 @@ export class Endpoint {
       maxAnonymousSessions: options.maxAnonymousSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       maxBodyBytes: this.#maxBodyBytes,
+      sseRetryMs: options.sseRetryMs ?? 1000,
     });
   }
 

@@ -7,6 +7,7 @@ import {
 import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
+import { SessionEvents } from './session-events.js';
 
 interface Session {
   readonly id: string;
@@ -23,6 +24,8 @@ export interface LegacySessionOptions extends SessionLimits {
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly idleMs: number;
   readonly maxBodyBytes: number;
+  /** The `retry` (ms) SSE streams suggest for reconnecting after the server closed one. */
+  readonly sseRetryMs: number;
   readonly now?: () => number;
 }
 
@@ -109,6 +112,9 @@ export class LegacySessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       maxRequestBodySize: this.#options.maxBodyBytes,
+      // Resumable streams: a client reconnects with Last-Event-ID and gets what it missed.
+      eventStore: new SessionEvents(),
+      retryInterval: this.#options.sseRetryMs,
       onsessionclosed: (closed) => {
         this.#drop(closed);
       },
