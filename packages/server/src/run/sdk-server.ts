@@ -8,8 +8,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import { isCreateTaskResult } from '../eras/era.js';
 import { isInputRequired } from '../context/guard.js';
+import { isCreateTaskResult } from '../eras/era.js';
 import { AuthorError, CallEndingError } from '../errors.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
