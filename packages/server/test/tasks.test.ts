@@ -4,7 +4,7 @@
 import { ask, createServer, input, inputRequired, type Listening, type RequestContext } from '@parley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readResponse } from './wire/http-wire.js';
-import { CAPABILITIES, MODERN, modernMeta } from './wire/modern-envelope.js';
+import { CAPABILITIES, type Capabilities, MODERN, modernMeta } from './wire/modern-envelope.js';
 
 const TASKS = { ...CAPABILITIES.formOnly, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 
@@ -41,7 +41,7 @@ afterAll(() => listening?.close());
 
 let nextId = 1;
 /** One 2026-07-28 request with the headers SEP-2243 asks for (`Mcp-Name` is the task id for tasks/*). */
-async function send(method: string, params: Record<string, unknown>, capabilities: object = TASKS) {
+async function send(method: string, params: Record<string, unknown>, capabilities: Capabilities = TASKS) {
   const id = nextId++;
   const name = (params.name ?? params.taskId) as string | undefined;
   const message = { jsonrpc: '2.0', id, method, params: { _meta: modernMeta(capabilities), ...params } };
