@@ -6,7 +6,10 @@ import { UsageError } from './exit-codes.js';
  * Reads an `--answers` file: a JSON object keyed by question (the question's key, or its message
  * text) whose values are one answer or a list used in order, or a JSON list used in order. An
  * answer is `{ "action": "accept", "content": {...} }`, `{ "action": "decline" }`,
- * `{ "action": "cancel" }`, or a plain object (accept with that content).
+ * `{ "action": "cancel" }`, or a plain object (accept with that content). A sampling request is
+ * answered with a CreateMessageResult (`{ "role": "assistant", "content": { "type": "text", "text":
+ * "..." }, "model": "..." }`) or `{ "action": "decline" }`; `parley` declares sampling only when the
+ * file holds at least one such reply.
  */
 export async function readAnswersFile(path: string): Promise<ScriptedAnswers> {
   let text: string;

@@ -1,12 +1,16 @@
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { UrlInspection } from '@parley/core/url';
 import { describeCall, ParleyError } from './errors.js';
 import { describeQuestion } from './question.js';
+import { samplingView } from './sampling-view.js';
+import { samplingAnswerOf, scriptsSampling } from './scripted-sampling.js';
 import type {
   AskContext,
   CallInfo,
   ElicitationUI,
   ElicitResult,
   FormRequest,
+  SamplingDecline,
   ServerIdentity,
   UrlConsent,
   UrlRequest,
@@ -19,7 +23,9 @@ import type {
  *   `'finished'`);
  * - a plain object: accept with that content (an object whose only keys are `action`, `content`
  *   and `wait`, with a valid action, is read as the form above);
- * - a function `(request, context) => answer`, for answers that depend on the question.
+ * - a function `(request, context) => answer`, for answers that depend on the question;
+ * - for a sampling request (keyed or in order, never from a function): a `CreateMessageResult`
+ *   (`{ role: 'assistant', content: { type: 'text', text }, model }`) or `{ action: 'decline' }`.
  */
 export type ScriptedAnswer =
   | ElicitResult
@@ -43,7 +49,8 @@ export type ScriptedAnswers =
 
 /** One question a scripted UI was asked, and what it answered. */
 export interface AskRecord {
-  readonly mode: 'form' | 'url';
+  readonly mode: 'form' | 'url' | 'sampling';
+  /** The question's message; for a sampling request, the text of its messages. */
   readonly message: string;
   readonly key?: string;
   readonly server: ServerIdentity;
@@ -56,13 +63,20 @@ export interface AskRecord {
   readonly title?: string;
   readonly url?: string;
   readonly inspection?: UrlInspection;
+  /** The sampling request as the server sent it. */
+  readonly sampling?: CreateMessageRequestParams;
   /** `refused`: the URL was not allowed, so the client declined without asking. */
-  readonly answer: ElicitResult | UrlConsent | 'refused';
+  readonly answer: ElicitResult | UrlConsent | CreateMessageResult | SamplingDecline | 'refused';
 }
 
 export interface ScriptedOptions {
   /** What the scripted host claims to show. Default: forms and URLs. */
   modes?: { form: boolean; url: boolean };
+  /**
+   * Whether to declare `sampling`. Default: only when the keyed or ordered answers script a
+   * sampling reply (a `CreateMessageResult`). Set it to script only declines.
+   */
+  sampling?: boolean;
 }
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
@@ -71,7 +85,8 @@ const RESULT_KEYS = new Set(['action', 'content', 'wait']);
 /**
  * An `ElicitationUI` that answers from a list, for tests, scripts and CI. A question without an
  * answer fails the call with a clear `unanswered` error naming it; it never waits. `asked` records
- * every question in order.
+ * every question in order. It declares `sampling` only when the answers script a sampling reply
+ * (or `options.sampling` says so), and never `roots`.
  *
  * @example
  * const ui = scripted({ party: { guests: 2 }, confirm: { action: 'decline' } });
@@ -118,9 +133,42 @@ export function scripted(
     } as AskRecord);
   };
 
+  const declaresSampling = options.sampling ?? (answerAll === undefined && scriptsSampling(answers));
+  const sampling = async (
+    request: CreateMessageRequestParams,
+    context: AskContext,
+  ): Promise<CreateMessageResult | SamplingDecline> => {
+    const message = samplingView(request)
+      .messages.flatMap((entry) => entry.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])))
+      .join('\n');
+    const scripted = ordered ? ordered.shift() : keyed ? pick(keyed, used, context.key, message) : undefined;
+    const answer = samplingAnswerOf(scripted);
+    if (answer === undefined) {
+      throw new ParleyError(
+        scripted === undefined ? 'unanswered' : 'invalid-answer',
+        `${scripted === undefined ? 'No scripted answer' : 'The scripted answer is not a sampling answer'} for the sampling request ${describeQuestion(context.key, message)} from ${context.server.name} during ${describeCall(context.call)} (round ${context.round}); script a CreateMessageResult ({ role: 'assistant', content: { type: 'text', text }, model }) or { action: 'decline' } keyed by ${JSON.stringify(context.key ?? message)}`,
+        { server: context.server.name, call: context.call },
+      );
+    }
+    asked.push({
+      mode: 'sampling',
+      message,
+      ...(context.key !== undefined && { key: context.key }),
+      server: context.server,
+      call: context.call,
+      round: context.round,
+      position: context.position,
+      era: context.era,
+      sampling: request,
+      answer,
+    });
+    return answer;
+  };
+
   return {
     modes: options.modes ?? { form: true, url: true },
     asked,
+    ...(declaresSampling && { sampling }),
     async form(request, context) {
       const answer = (await next(request, context)) as ElicitResult;
       record(request, context, {

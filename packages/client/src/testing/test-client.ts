@@ -27,6 +27,11 @@ export interface TestClientOptions<EndpointOptions = never>
   /** Which kinds of question the client declares. Default: forms and URLs. */
   modes?: ScriptedOptions['modes'];
   /**
+   * Whether the client declares `sampling`. Default: only when `answers` script a sampling reply
+   * (a `CreateMessageResult`, keyed by the `ctx.sample` key); set it to script only declines.
+   */
+  sampling?: boolean;
+  /**
    * Passed to `server.endpoint()`, e.g. `{ authenticate: () => ({ token: 't', clientId: 'c', scopes: [], extra: { sub: 'alice' } }) }`
    * to make every call come from the user `alice`.
    */
@@ -68,8 +73,11 @@ export async function testClient<EndpointOptions = never>(
   server: InProcessServer<EndpointOptions>,
   options: TestClientOptions<EndpointOptions> = {},
 ): Promise<TestClient> {
-  const { answers, era, modes, endpoint: endpointOptions, ...connectOptions } = options;
-  const ui = scripted(answers ?? {}, modes ? { modes } : {});
+  const { answers, era, modes, sampling, endpoint: endpointOptions, ...connectOptions } = options;
+  const ui = scripted(answers ?? {}, {
+    ...(modes !== undefined && { modes }),
+    ...(sampling !== undefined && { sampling }),
+  });
   const endpoint = server.endpoint(endpointOptions);
   let client: ParleyClient;
   try {

@@ -3,7 +3,7 @@ import {
   type InputRequest,
   ProtocolError,
 } from '@modelcontextprotocol/server';
-import { isRecord } from '@parley/core';
+import { isRecord, PARLEY_KEY_META } from '@parley/core';
 import { SamplingDeclinedError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
@@ -36,7 +36,11 @@ export const samplingKind: QuestionKind<SamplingItem> = {
   fingerprintText: (item) => `sampling\0${item.key}\0${canonicalJson(item.params)}`,
   request: {
     modern: (item) => ({ method: 'sampling/createMessage', params: item.params }) as InputRequest,
-    handshake: (item) => ({ method: 'sampling/createMessage', params: item.params }),
+    // Parley's key in _meta, as forms, URLs and roots carry it, so a host knows which ask it answers.
+    handshake: (item) => ({
+      method: 'sampling/createMessage',
+      params: { ...item.params, _meta: { ...item.params._meta, [PARLEY_KEY_META]: item.key } },
+    }),
   },
   expected: EXPECTED,
   check(item, reply) {
