@@ -32,6 +32,25 @@ afterAll(async () => {
   await lab?.stop();
 });
 
+/**
+ * Starts a tool call and waits until its own card is listed (newest first), so that an earlier
+ * call of the same tool cannot answer for it.
+ */
+async function startCall(page: Page, name: string): Promise<void> {
+  const cards = page.locator('li.call').filter({
+    has: page.getByRole('heading', { name: new RegExp(`^Tool ${name} on `) }),
+  });
+  const before = await cards.count();
+  await callTool(page, name);
+  await cards.nth(before).waitFor();
+}
+
+/** Calls a tool and returns its result. */
+async function callFor(page: Page, name: string): Promise<string> {
+  await startCall(page, name);
+  return resultOf(page, name);
+}
+
 function describeViolations(violations: AxeViolation[]): string {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`).join('\n');
 }
@@ -65,8 +84,7 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
 
   it('declares no roots when the person picks none', async () => {
     await connect(page, era, ['Roots: none declared.']);
-    await callTool(page, 'roots');
-    expect(await resultOf(page, 'roots')).toContain('no roots declared');
+    expect(await callFor(page, 'roots')).toContain('no roots declared');
   });
 
   it('declares the roots the person picked (added, named, removed) and answers roots/list with them', async () => {
@@ -84,8 +102,7 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
     expect(await form.getByLabel('Root 2 URI').inputValue()).toBe('file:///srv/data');
     await connect(page, era, ['Roots declared (2):', 'project file:///home/ada/project', 'file:///srv/data']);
     expect(await form.locator('.root-row').count()).toBe(0);
-    await callTool(page, 'roots');
-    expect(await resultOf(page, 'roots')).toContain(
+    expect(await callFor(page, 'roots')).toContain(
       'project file:///home/ada/project\n(no name) file:///srv/data',
     );
   });
@@ -108,7 +125,7 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
   });
 
   it('shows a sampling request as a model request, its HTML inert, and sends the reply the person typed', async () => {
-    await callTool(page, 'summarise');
+    await startCall(page, 'summarise');
     const box = page.getByRole('dialog', { name: 'model-fixture requests a model reply (sampling)' });
     await box.waitFor();
     expect(await box.locator('.parley-call').textContent()).toBe('During the tool call “summarise”');
@@ -139,7 +156,7 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
   });
 
   it('declines: a 2025 server hears "User rejected"; on 2026-07-28 the call is not retried', async () => {
-    await callTool(page, 'summarise');
+    await startCall(page, 'summarise');
     const box = dialog(page);
     await box.getByRole('button', { name: 'Decline' }).click();
     await waitForNoQuestion(page);
@@ -152,7 +169,7 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
   });
 
   it('Escape declines too', async () => {
-    await callTool(page, 'summarise');
+    await startCall(page, 'summarise');
     const box = dialog(page);
     await box.getByRole('button', { name: 'Decline' }).waitFor();
     await page.keyboard.press('Escape');
