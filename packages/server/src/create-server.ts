@@ -85,7 +85,16 @@ export class ParleyServer {
 
   /**
    * Registers a resource, or a resource template when `uri` contains `{variables}` (RFC 6570); the
-   * handler receives the variables in `params`.
+   * handler receives the variables in `params`. A URI nothing matches is answered `-32602` with
+   * `data: { uri }`; a template's handler says the same for one it matched with
+   * `throw new ResourceNotFoundError(uri)`.
+   *
+   * @example
+   * server.resource('orders://{id}', { name: 'order' }, ({ uri, params }) => {
+   *   const order = orders.get(params.id);
+   *   if (!order) throw new ResourceNotFoundError(uri);
+   *   return resourceResult({ uri, text: JSON.stringify(order) });
+   * });
    */
   resource(uri: string, config: ResourceConfig, handler: ResourceHandler): this {
     this.#app.resources.add(uri, config, handler);

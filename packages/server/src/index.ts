@@ -1,3 +1,4 @@
+export { ResourceNotFoundError } from '@modelcontextprotocol/server';
 export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { CacheableMethod, CacheHints, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError } from './ask/guardrails.js';
