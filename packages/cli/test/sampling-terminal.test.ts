@@ -76,12 +76,14 @@ describe.each(['modern', 'handshake'])('sampling in the terminal on the %s era',
       await expectRequestShown(terminal);
       await terminal.press('Up', 'Enter');
       await terminal.waitFor('◆  The reply to send as the model’s message');
-      await terminal.press('Enter'); // an empty reply is refused, and asked again
+      await terminal.press('Enter', 'Enter'); // an empty reply is refused, and asked again
       await terminal.waitFor('Type a reply, or press Escape to decline.');
       await terminal.type('A refund for order 42.');
       await terminal.press('Enter');
+      await terminal.type('Ask for the receipt.');
+      await terminal.press('Enter', 'Enter');
       expect(await terminal.exitCode()).toBe(0);
-      expect(await stdout()).toBe('model human said: A refund for order 42.\n');
+      expect(await stdout()).toBe('model human said: A refund for order 42.\nAsk for the receipt.\n');
       expectInert(await raw());
       expect(await terminal.title()).not.toContain('OWNED');
     } finally {

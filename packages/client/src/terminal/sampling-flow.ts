@@ -1,4 +1,4 @@
-import { isCancel, log, select, text } from '@clack/prompts';
+import { isCancel, log, multiline, select } from '@clack/prompts';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import { samplingView } from '../sampling-view.js';
 import type { AskContext, SamplingDecline } from '../types.js';
@@ -73,10 +73,10 @@ export async function askSamplingInTerminal(
     initialValue: 'decline',
   });
   if (isCancel(choice) || choice === 'decline') return { action: 'decline' };
-  const reply = await text({
+  const reply = await multiline({
     ...io,
     signal: promptSignal(context.signal),
-    message: 'The reply to send as the model’s message',
+    message: 'The reply to send as the model’s message (Enter on an empty line sends it)',
     validate: (value) =>
       value === undefined || value.trim() === '' ? 'Type a reply, or press Escape to decline.' : undefined,
   });
