@@ -1,3 +1,4 @@
+export { type BrightgridWithId, signInAtBrightgridId, startBrightgridWithId } from './brightgrid-id.js';
 export { CHROMIUM_ARGS } from './chromium.js';
 export { freePort, isListening, waitForPort } from './free-port.js';
 export {

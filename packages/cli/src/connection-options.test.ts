@@ -13,6 +13,7 @@ describe('readConnectionSettings', () => {
         'max-rounds': '7',
         output: 'json',
         root: ['src', '/tmp/data'],
+        'no-open': true,
       }),
     ).toEqual({
       era: 'handshake',
@@ -23,6 +24,7 @@ describe('readConnectionSettings', () => {
       maxRounds: 7,
       output: 'json',
       roots: ['src', '/tmp/data'],
+      openBrowser: false,
     });
     expect(readConnectionSettings({ 'no-roots': true }).roots).toBe('none');
   });
@@ -37,6 +39,7 @@ describe('readConnectionSettings', () => {
       maxRounds: undefined,
       output: 'text',
       roots: undefined,
+      openBrowser: true,
     });
   });
 

@@ -12,6 +12,7 @@ export const CONNECTION_FLAGS = {
   output: { type: 'string' },
   root: { type: 'string', multiple: true },
   'no-roots': { type: 'boolean' },
+  'no-open': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -28,6 +29,8 @@ export const CONNECTION_FLAGS_HELP = `Options:
   --root <dir>           a directory the server may work in, declared as a root
                          (repeatable; default: the current directory)
   --no-roots             declare no roots
+  --no-open              when a server asks you to sign in, print the sign-in address
+                         but do not open a browser (also: BROWSER=none)
   -v, --verbose          print every round on stderr
   -h, --help             show this help`;
 
@@ -41,6 +44,8 @@ export interface ConnectionSettings {
   readonly output: 'text' | 'json';
   /** `--root` directories, `none` for `--no-roots`, or undefined for the default (the current directory). */
   readonly roots: readonly string[] | 'none' | undefined;
+  /** Open the system browser when an HTTP server asks to sign in. */
+  readonly openBrowser: boolean;
 }
 
 interface ParsedFlags {
@@ -53,6 +58,7 @@ interface ParsedFlags {
   output?: string;
   root?: string[];
   'no-roots'?: boolean;
+  'no-open'?: boolean;
 }
 
 /** Reads the shared flags, refusing bad values with the fix. */
@@ -75,6 +81,7 @@ export function readConnectionSettings(flags: ParsedFlags): ConnectionSettings {
       flags['max-rounds'] === undefined ? undefined : positiveInteger('--max-rounds', flags['max-rounds']),
     output,
     roots: readRoots(flags.root, flags['no-roots'] === true),
+    openBrowser: flags['no-open'] !== true,
   };
 }
 

@@ -16,6 +16,7 @@ import { noTerminalUI } from './no-terminal-ui.js';
 import { say as sayOn } from './print.js';
 import { RefusalWatch } from './refusal-watch.js';
 import { rootsFor, withRoots } from './roots.js';
+import { type BrowserSignIn, browserSignIn } from './sign-in/browser-sign-in.js';
 import { describeEvent } from './verbose.js';
 
 /** What a command gets to work with once connected. */
@@ -58,9 +59,14 @@ export async function withSession(
     serverLog.push(line);
     if (serverLog.length > SERVER_LOG_LINES) serverLog.shift();
   };
+  // An HTTP server may ask to sign in (OAuth 2.1): the person does, in the browser.
+  const signIn: BrowserSignIn | undefined = /^https?:\/\//i.test(target)
+    ? browserSignIn({ env: io.env, open: settings.openBrowser, say })
+    : undefined;
   let client: ParleyClient;
   try {
     client = await connect(target, {
+      ...(signIn !== undefined && { fetch: signIn.session.fetch }),
       ui,
       era: settings.era,
       onEvent,
@@ -71,6 +77,7 @@ export async function withSession(
       ...(settings.maxRounds !== undefined && { maxRounds: settings.maxRounds }),
     });
   } catch (error) {
+    await signIn?.close();
     say(`parley: ${(error as Error).message}`);
     if (!settings.verbose && serverLog.length > 0)
       say(['The server wrote:', ...serverLog.map((line) => `  ${line}`)].join('\n'));
@@ -101,6 +108,7 @@ export async function withSession(
   } finally {
     process.off('SIGINT', onSigint);
     await client.close().catch(() => {});
+    await signIn?.close();
   }
 }
 

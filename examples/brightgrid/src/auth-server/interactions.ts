@@ -59,7 +59,12 @@ export function interactionRoutes(provider: Provider, store: Store, throttle = n
     const action = match[2];
     if (req.method === 'GET' && action === undefined) {
       if (details.prompt.name === 'login') await show(loginPage(details.uid, appName));
-      else await show(consentPage(details.uid, appName, requestedScopes(details.prompt.details)));
+      else {
+        const scopes = requestedScopes(details.prompt.details);
+        // Clients allowed the refresh_token grant stay signed in (see issueRefreshToken).
+        if (client?.grantTypes?.includes('refresh_token')) scopes.push('offline_access');
+        await show(consentPage(details.uid, appName, [...new Set(scopes)]));
+      }
       return true;
     }
     if (req.method !== 'POST' || action === undefined || !sameOrigin(req, issuerOrigin)) {

@@ -132,8 +132,9 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
       }
       return undefined;
     },
-    issueRefreshToken: async (_ctx, client, code) =>
-      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    // OpenID Connect grants offline_access only with prompt=consent, which MCP clients do not send;
+    // a client registered for the refresh_token grant gets refresh tokens (the consent page says so).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     clientBasedCORS: () => false,
     renderError(ctx, out) {

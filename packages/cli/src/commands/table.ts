@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { callCommand } from './call.js';
 import { labCommand } from './lab.js';
+import { logoutCommand } from './logout.js';
 import { promptCommand } from './prompt.js';
 import { readCommand } from './read.js';
 import { toolsCommand } from './tools.js';
@@ -12,4 +13,5 @@ export const commands: readonly Command[] = [
   promptCommand,
   readCommand,
   labCommand,
+  logoutCommand,
 ];

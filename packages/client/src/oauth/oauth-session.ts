@@ -18,8 +18,12 @@ import { memoryStore, type OAuthStore, type StoredAuth } from './store.js';
  * const client = await connect('https://mcp.example.com/mcp', { ui, fetch: session.fetch });
  */
 export interface OAuthSessionOptions {
-  /** Where the authorization server sends the browser back to (registered with the server). */
-  redirectUri: string;
+  /**
+   * Where the authorization server sends the browser back to (registered with the server). A
+   * function is called when a sign-in starts: a native app can start its loopback listener on a
+   * free port then (RFC 8252 §7.3: authorization servers accept any port on a loopback redirect).
+   */
+  redirectUri: string | (() => string | Promise<string>);
   /** Shows the authorization page to the person; resolves with the URL the browser came back to. */
   authorize: Authorize;
   /** Keeps sign-ins between connections. Default: in memory, for this process only. */
@@ -83,6 +87,8 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
   }
 
   async function signIn(server: URL, challenge: Challenge, previous: StoredAuth | undefined): Promise<void> {
+    const redirectUri =
+      typeof options.redirectUri === 'function' ? await options.redirectUri() : options.redirectUri;
     const resource = await discoverResource(server, challenge.resourceMetadataUrl, baseFetch);
     const as = await discoverAuthorizationServer(resource.issuer, baseFetch);
     // A client and its tokens belong to one authorization server; after a move neither is reused.
@@ -92,7 +98,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
       : await obtainClient(
           as,
           {
-            redirectUri: options.redirectUri,
+            redirectUri,
             clientName: options.clientName ?? 'Parley',
             applicationType: options.applicationType ?? 'native',
             ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
@@ -110,7 +116,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
     const tokens = await authorizationCodeGrant({
       as,
       client,
-      redirectUri: options.redirectUri,
+      redirectUri,
       resource: resource.resource,
       scope,
       authorize: options.authorize,

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+
+const BRIGHTGRID_HTTP = fileURLToPath(new URL('../../examples/brightgrid/dist/http.js', import.meta.url));
+
+/** Brightgrid with Brightgrid ID (its authorization server) beside it, as a real process. */
+export interface BrightgridWithId {
+  /** The MCP endpoint. */
+  readonly url: string;
+  /** Brightgrid ID's issuer. */
+  readonly issuer: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the built Brightgrid (`examples/brightgrid/dist/http.js --oauth`) with a fresh store. */
+export async function startBrightgridWithId(): Promise<BrightgridWithId> {
+  const child = spawn(process.execPath, [BRIGHTGRID_HTTP, '--oauth'], {
+    env: { ...process.env, BRIGHTGRID_DATA: mkdtempSync(join(tmpdir(), 'brightgrid-id-')) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines: string[] = [];
+  const found = await new Promise<{ url: string; issuer: string }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`Brightgrid did not start:\n${lines.join('\n')}`)),
+      30_000,
+    );
+    child.once('exit', () => reject(new Error(`Brightgrid exited:\n${lines.join('\n')}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      const url = lines.map((l) => /^Brightgrid: (\S+)$/.exec(l)?.[1]).find(Boolean);
+      const issuer = lines.map((l) => /^Brightgrid ID \(sign-in\): (\S+)$/.exec(l)?.[1]).find(Boolean);
+      if (url && issuer) {
+        clearTimeout(timer);
+        resolve({ url, issuer });
+      }
+    });
+  });
+  return {
+    ...found,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Plays the person at Brightgrid ID in a real browser page: opens `authorizationUrl`, signs in
+ * (unless the browser is signed in there already) and presses Allow on the consent page (when
+ * asked), until the browser leaves Brightgrid ID for the app's redirect URI.
+ */
+export async function signInAtBrightgridId(
+  page: Page,
+  authorizationUrl: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  const issuerOrigin = new URL(authorizationUrl).origin;
+  const leftId = () => new URL(page.url()).origin !== issuerOrigin;
+  await page.goto(authorizationUrl);
+  for (let step = 0; step < 4 && !leftId(); step++) {
+    const login = page.getByLabel('User name');
+    const allow = page.getByRole('button', { name: 'Allow' });
+    await login.or(allow).first().waitFor();
+    const before = page.url();
+    if (await login.isVisible()) {
+      await login.fill(username);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    } else {
+      await allow.click();
+    }
+    await page.waitForURL((url) => url.href !== before);
+    await page.waitForLoadState();
+  }
+  if (!leftId()) throw new Error(`Brightgrid ID did not send the browser back (at ${page.url()})`);
+}
