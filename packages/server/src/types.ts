@@ -211,7 +211,7 @@ export interface ParleyContext {
    * and receives what the call sends later, its result included. Does nothing elsewhere.
    *
    * @example
-   * await ctx.closeStream();
+   * ctx.closeStream();
    * return await waitForTheBatchJob(ctx.signal);
    */
   closeStream(): void;

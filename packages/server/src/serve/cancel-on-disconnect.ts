@@ -11,10 +11,11 @@ export function requestIdsOf(body: unknown): RequestId[] {
 
 /**
  * The response of a 2025-era POST whose requests are cancelled if the client drops the response
- * stream before it ends. Sessions keep no event store, so a dropped stream can never be resumed:
- * without this, a handler waiting on a question the client will never answer would hold it until
- * `questionTimeoutMs`. With it, the handler's signal aborts as if the client had sent
- * `notifications/cancelled`, and the question is freed.
+ * stream before it ends: the client went away, and without this a handler waiting on a question
+ * it will never answer would hold it until `questionTimeoutMs`. With it, the handler's signal
+ * aborts as if the client had sent `notifications/cancelled`, and the question is freed. A stream
+ * the server ends itself (`ctx.closeStream()`) is not a drop: the call goes on, and the client
+ * gets the rest from the session's event buffer when it reconnects with `Last-Event-ID`.
  */
 export function cancelOnDisconnect(
   response: Response,
