@@ -49,7 +49,19 @@ export async function complete(app: App, params: unknown): Promise<CompleteResul
   const others = Object.fromEntries(
     Object.entries(context).filter(([, value]) => typeof value === 'string'),
   ) as Record<string, string>;
-  const values = [...(await completer(argument.value, { arguments: others }))].map(String);
+  let values: string[];
+  try {
+    values = [...(await completer(argument.value, { arguments: others }))].map(String);
+  } catch (error) {
+    // The one error policy: what failed goes to the log, the client gets a reference, not the details.
+    const reference = crypto.randomUUID().slice(0, 8);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    app.log('error', `Completer for '${argument.name}' failed (reference ${reference}): ${detail}`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Completion failed with an internal error (reference ${reference}); the server log has the details.`,
+    );
+  }
   return {
     completion: {
       values: values.slice(0, MAX_VALUES),
