@@ -75,8 +75,14 @@ async function connect(page: Page, era: 'modern' | 'handshake', roots: string[])
 
 describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) => {
   let page: Page;
+  const violations: string[] = [];
+  const requests: string[] = [];
   beforeAll(async () => {
     page = await openLab(browser, lab.url);
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Trusted Type/i.test(message.text())) violations.push(message.text());
+    });
   });
   afterAll(async () => {
     await page?.context().close();
@@ -179,5 +185,10 @@ describe.each(['modern', 'handshake'] as const)('the lab on the %s era', (era) =
         ? 'declined (SamplingDeclinedError, code -1)'
         : 'a declined sampling request is not answered',
     );
+  });
+
+  it('did all of it with no CSP or Trusted Types violation and no request beyond the lab', () => {
+    expect(violations).toEqual([]);
+    expect(requests.filter((url) => !url.startsWith(new URL(lab.url).origin))).toEqual([]);
   });
 });
