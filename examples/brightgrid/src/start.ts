@@ -58,12 +58,8 @@ async function main(): Promise<void> {
   started.push(brightgrid);
   let lab: Awaited<ReturnType<typeof startLab>>;
   try {
-    // The lab calls Brightgrid as alice: her token goes in every request's Authorization header.
-    const target = {
-      target: brightgrid.url,
-      headers: { authorization: `Bearer ${brightgrid.tokens.alice}` },
-    };
-    lab = await startLab({ port: options.port, targets: [target], open: options.open });
+    // The lab signs in to Brightgrid as a person does: at Brightgrid ID, in a new browser window.
+    lab = await startLab({ port: options.port, targets: [brightgrid.url], open: options.open });
   } catch (error) {
     await brightgrid.close();
     const reason = error instanceof Error ? error.message : String(error);
@@ -76,7 +72,7 @@ async function main(): Promise<void> {
       '',
       `Lab: ${lab.url}`,
       '',
-      'In the lab, call book_return, connect_store_account or book_flight on Brightgrid. Ctrl-C stops.',
+      'In the lab, sign in to Brightgrid (alice / wonderland), then call book_return, connect_store_account or book_flight. Ctrl-C stops.',
       '',
     ].join('\n'),
   );

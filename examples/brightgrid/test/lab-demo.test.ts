@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '@parley/testing';
+import { CHROMIUM_ARGS, signInAtBrightgridId } from '@parley/testing';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, freshDataDir, Running } from './processes.js';
@@ -70,6 +70,15 @@ describe('the demo in the lab (what npm start runs)', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
     page = await context.newPage();
     await page.goto(labUrl);
+    // The lab signs in to Brightgrid at Brightgrid ID, in a window of its own, as a person would.
+    const [signIn] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: /^Sign in at 127\.0\.0\.1:\d+$/ }).click(),
+    ]);
+    await signIn.waitForLoadState();
+    await signInAtBrightgridId(signIn, signIn.url(), 'alice', 'wonderland');
+    expect(await signIn.textContent('body')).toContain('Signed in. You can close this window');
+    await signIn.close();
     await page.getByRole('heading', { name: 'Brightgrid store 0.1.0' }).waitFor();
   });
   afterAll(async () => {
@@ -102,13 +111,10 @@ describe('the demo in the lab (what npm start runs)', () => {
       box.getByRole('button', { name: 'Open' }).click(),
     ]);
     await store.waitForLoadState();
-    // The store signs people in through Brightgrid ID, the demo's authorization server.
-    expect(new URL(store.url()).pathname).toMatch(/^\/interaction\//);
-    await store.getByRole('heading', { name: 'Sign in to Brightgrid ID' }).waitFor();
-    await store.getByLabel('User name').fill('alice');
-    await store.getByLabel('Password').fill('wonderland');
-    await store.getByRole('button', { name: 'Sign in' }).click();
+    // The store signs people in through Brightgrid ID, where this browser signed in for the lab
+    // already: the same person (alice), straight to the connect page.
     await store.getByRole('heading', { name: 'Connect your store account' }).waitFor();
+    expect(await store.textContent('main')).toContain('your Brightgrid account alice');
     await store.screenshot({ path: join(ARTIFACTS, 'lab-store-connect-page.png') });
     await store.getByRole('button', { name: 'Allow' }).click();
     await store.getByRole('heading', { name: 'Connected' }).waitFor();

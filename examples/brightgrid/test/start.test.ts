@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '@parley/testing';
+import { CHROMIUM_ARGS, signInAtBrightgridId } from '@parley/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, freshDataDir, Running } from './processes.js';
@@ -65,6 +65,14 @@ describe('the demo (dist/start.js)', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(labUrl);
+    await page.locator('.server-status', { hasText: 'sign-in needed' }).waitFor();
+    const [signIn] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: /^Sign in at / }).click(),
+    ]);
+    await signIn.waitForLoadState();
+    await signInAtBrightgridId(signIn, signIn.url(), 'alice', 'wonderland');
+    await signIn.close();
     await page.locator('.server-pick', { hasText: 'Brightgrid store 0.1.0' }).waitFor();
     await page.locator('.server-status', { hasText: '2026-07-28' }).waitFor();
     for (const tool of ['book_return', 'connect_store_account', 'book_flight', 'deploy', 'select_tags']) {

@@ -30,6 +30,8 @@ export interface ServerView {
   /** The roots declared to this server (none: the `roots` capability is not declared). */
   readonly roots?: readonly RootChoice[];
   readonly status: 'connecting' | 'ready' | 'failed' | 'closed';
+  /** The server asks the person to sign in (OAuth): the authorization page to open, and its origin. */
+  readonly signIn?: { readonly url: string; readonly origin: string };
   readonly error?: string;
   readonly info?: { readonly name: string; readonly version: string; readonly title?: string };
   readonly era?: 'modern' | 'handshake';

@@ -15,6 +15,8 @@ export interface LabActions {
   startCall(body: unknown): { id: string } | Refusal;
   cancelCall(id: string): Refusal | undefined;
   answer(questionId: string, body: unknown): Refusal | undefined;
+  /** The browser came back from an authorization server: `true` when a sign-in waited for it. */
+  completeSignIn?(callback: URL): boolean;
 }
 
 export interface LabHandlerOptions {
@@ -26,6 +28,9 @@ export interface LabHandlerOptions {
   readonly stream: EventStream;
   readonly actions: LabActions;
 }
+
+/** Where authorization servers send the browser back to after the person signs in. */
+export const SIGN_IN_CALLBACK = '/oauth/callback';
 
 const NO_TOKEN =
   'This lab is private to the person who started it. Open it with the full URL it printed (with ?token=...).';
@@ -105,6 +110,17 @@ export function createLabHandler(options: LabHandlerOptions) {
     } else if (files.has(path)) {
       const file = files.get(path)!;
       send(response, 200, file.body, file.type);
+    } else if (path === SIGN_IN_CALLBACK && actions.completeSignIn !== undefined) {
+      // The authorization server's answer comes without the lab token (state and PKCE protect it).
+      const done = actions.completeSignIn(url);
+      send(
+        response,
+        done ? 200 : 400,
+        done
+          ? 'Signed in. You can close this window and go back to the lab.'
+          : 'This sign-in is not one the lab is waiting for (it finished, expired or was stopped).',
+        'text/plain; charset=utf-8',
+      );
     } else if (path === '/favicon.ico') {
       send(response, 204, '', 'text/plain');
     } else {

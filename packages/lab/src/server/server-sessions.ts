@@ -1,10 +1,12 @@
 import { type AskContext, type Call, connect, type ParleyClient } from '@parley/client';
+import { memoryStore, type OAuthStore, oauthSession } from '@parley/client/oauth';
 import type { CallKind, EraChoice, Listed, StartCallBody } from '../protocol.js';
 import type { LabState } from './lab-state.js';
 import { pageUI } from './page-ui.js';
 import type { QuestionBroker } from './question-broker.js';
 import { readAddServer, readStartCall } from './request-bodies.js';
 import type { Refusal } from './request-guard.js';
+import type { SignIns } from './sign-ins.js';
 import { timelineEntry } from './timeline-entry.js';
 
 /** How the lab names itself to servers. */
@@ -32,12 +34,22 @@ export class ServerSessions {
   readonly #state: LabState;
   readonly #broker: QuestionBroker;
   readonly #sessions = new Map<string, Session>();
+  readonly #signIns: SignIns | undefined;
+  readonly #redirectUri: () => string;
+  /** Sign-ins to protected servers, for as long as the lab runs. */
+  readonly #oauthStore: OAuthStore = memoryStore();
   #nextServer = 1;
   #nextCall = 1;
 
-  constructor(state: LabState, broker: QuestionBroker) {
+  /**
+   * With `signIns`, HTTP servers that ask for OAuth sign-in get it: the page shows the
+   * authorization address and the browser comes back to `redirectUri()` (the lab's own callback).
+   */
+  constructor(state: LabState, broker: QuestionBroker, signIns?: SignIns, redirectUri?: () => string) {
     this.#state = state;
     this.#broker = broker;
+    this.#signIns = signIns;
+    this.#redirectUri = redirectUri ?? (() => 'http://127.0.0.1/oauth/callback');
   }
 
   /**
@@ -61,7 +73,20 @@ export class ServerSessions {
       status: 'connecting',
     });
     const stderr: string[] = [];
+    const signIns = this.#signIns;
+    // Headers given from code (an Authorization token) stand in for signing in.
+    const oauth =
+      signIns !== undefined && headers === undefined && /^https?:\/\//i.test(read.target)
+        ? oauthSession({
+            clientName: 'Parley lab',
+            applicationType: 'native',
+            store: this.#oauthStore,
+            redirectUri: this.#redirectUri,
+            authorize: (url) => signIns.wait(id, url),
+          })
+        : undefined;
     connect(read.target, {
+      ...(oauth !== undefined && { fetch: oauth.fetch }),
       ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context), roots),
       clientInfo: LAB_CLIENT_INFO,
       era,
@@ -166,6 +191,7 @@ export class ServerSessions {
   #closeSession(session: Session): Promise<void> {
     session.closed = true;
     this.#sessions.delete(session.id);
+    this.#signIns?.cancel(session.id);
     for (const call of session.running.values()) call.stop.abort(new Error('The server was disconnected.'));
     return session.client ? session.client.close().catch(() => undefined) : Promise.resolve();
   }

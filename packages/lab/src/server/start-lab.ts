@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 import type { EraChoice } from '../protocol.js';
 import { EventStream } from './event-stream.js';
-import { createLabHandler } from './lab-handler.js';
+import { createLabHandler, SIGN_IN_CALLBACK } from './lab-handler.js';
 import { LabState } from './lab-state.js';
 import { defaultPageDir, loadPageFiles } from './page-files.js';
 import { QuestionBroker } from './question-broker.js';
 import { allowedHosts } from './request-guard.js';
 import { ServerSessions } from './server-sessions.js';
+import { SignIns } from './sign-ins.js';
 import { createToken } from './token.js';
 
 export interface LabOptions {
@@ -76,7 +77,9 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const state = new LabState();
   const stream = new EventStream();
   const broker = new QuestionBroker(state);
-  const sessions = new ServerSessions(state, broker);
+  const signIns = new SignIns(state);
+  let origin = '';
+  const sessions = new ServerSessions(state, broker, signIns, () => `${origin}${SIGN_IN_CALLBACK}`);
   state.subscribe((event) => stream.send(event));
 
   let hosts: string[] = [];
@@ -94,6 +97,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
         startCall: (body) => sessions.startCall(body),
         cancelCall: (id) => sessions.cancel(id),
         answer: (id, body) => broker.answer(id, body),
+        completeSignIn: (callback) => signIns.complete(callback),
       },
     }),
   );
@@ -112,7 +116,8 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   });
   const port = (server.address() as AddressInfo).port;
   hosts = allowedHosts(port);
-  const url = `http://${urlHost(host)}:${port}/?token=${token}`;
+  origin = `http://${urlHost(host)}:${port}`;
+  const url = `${origin}/?token=${token}`;
 
   for (const entry of options.targets ?? []) {
     const { target, headers } = typeof entry === 'string' ? { target: entry, headers: undefined } : entry;
@@ -129,6 +134,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     close() {
       closing ??= (async () => {
         broker.cancelAll();
+        signIns.cancel();
         await sessions.closeAll();
         stream.close();
         server.closeAllConnections();

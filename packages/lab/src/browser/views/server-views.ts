@@ -23,8 +23,38 @@ export function serverLabel(server: ServerView): string {
 }
 
 function statusWords(server: ServerView): string {
+  if (server.signIn !== undefined && server.status === 'connecting') return 'sign-in needed';
   if (server.status === 'ready') return server.era ? ERA_WORDS[server.era] : 'connected';
   return server.status === 'connecting' ? 'connecting…' : server.status;
+}
+
+/**
+ * The server asks the person to sign in: its authorization server's address, opened in a new
+ * window (only http and https addresses become a link). The window comes back to the lab.
+ */
+function signInPrompt(server: ServerView): HTMLElement[] {
+  const signIn = server.signIn;
+  if (signIn === undefined) return [];
+  let url: URL;
+  try {
+    url = new URL(signIn.url);
+  } catch {
+    return [];
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return [];
+  return [
+    el(
+      'section',
+      { class: 'sign-in', 'aria-label': 'Sign-in needed' },
+      el('p', null, 'This server asks you to sign in at ', el('strong', null, url.host), '.'),
+      el(
+        'a',
+        { class: 'parley-button', href: url.href, target: '_blank', rel: 'noopener noreferrer' },
+        `Sign in at ${url.host}`,
+      ),
+      el('p', { class: 'note' }, 'Sign in in the new window; the lab continues when you are done.'),
+    ),
+  ];
 }
 
 /** The list of servers in the side bar. */
@@ -125,7 +155,7 @@ export function renderServerPanel(
     return;
   }
   if (server.status !== 'ready') {
-    panel.replaceChildren(...head);
+    panel.replaceChildren(...head, ...signInPrompt(server));
     return;
   }
   panel.replaceChildren(
