@@ -30,7 +30,14 @@ export interface BrightgridHttpOptions {
    * Brightgrid checks by introspection (RFC 7662) instead of JWTs it checks with the issuer's keys.
    * Default: off (API tokens and the password page only).
    */
-  readonly authServer?: boolean | { readonly port?: number; readonly accessTokens?: 'jwt' | 'opaque' };
+  readonly authServer?:
+    | boolean
+    | {
+        readonly port?: number;
+        readonly accessTokens?: 'jwt' | 'opaque';
+        /** Seconds an access token lives (default 600). */
+        readonly accessTokenTtl?: number;
+      };
 }
 
 /** Brightgrid ID, when it runs beside Brightgrid. */
@@ -106,13 +113,12 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
   }
   const tokens = Object.fromEntries(DEMO_USERS.map((user) => [user.name, store.issueToken(user.name)]));
   const origin = publicUrl === undefined ? served.origin : new URL(publicUrl).origin;
+  const authSettings = typeof options.authServer === 'object' ? options.authServer : {};
   await authServer?.configure({
     resource: `${origin}${MCP_PATH}`,
     resourceScopes: [STORE_SCOPE],
-    ...(typeof options.authServer === 'object' &&
-      options.authServer.accessTokens === 'opaque' && {
-        accessTokenFormat: 'opaque' as const,
-      }),
+    ...(authSettings.accessTokens === 'opaque' && { accessTokenFormat: 'opaque' as const }),
+    ...(authSettings.accessTokenTtl !== undefined && { accessTokenTtl: authSettings.accessTokenTtl }),
     clients: [
       { ...storeClient, redirectUris: [`${origin}/signin/callback`], firstParty: true },
       { ...introspection, redirectUris: [], introspects: true },

@@ -151,10 +151,14 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
 
 describe('tokens', () => {
   async function aliceToken(): Promise<string> {
+    return tokenFor('alice', 'wonderland');
+  }
+
+  async function tokenFor(user: string, password: string): Promise<string> {
     const store = new Map<string, unknown>();
     const session = oauthSession({
       redirectUri: REDIRECT,
-      authorize: signInWithPassword('alice', 'wonderland'),
+      authorize: signInWithPassword(user, password),
       store: {
         load: async (key) => store.get(key) as never,
         save: async (record) => void store.set(record.server, record),
@@ -179,6 +183,59 @@ describe('tokens', () => {
     });
     expect((await rpc(token)).status).not.toBe(401);
     expect((await rpc('not-a-token-anyone-issued.x.y')).status).toBe(401);
+  });
+
+  /** One raw 2026-07-28 tools/call round with a bearer token. */
+  async function modernRound(token: string, retry: Record<string, unknown> = {}) {
+    const response = await fetch(brightgrid.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'connect_store_account',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+          },
+          name: 'connect_store_account',
+          arguments: {},
+          ...retry,
+        },
+      }),
+    });
+    return (await response.json()) as {
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string };
+    };
+  }
+
+  it('bob’s token cannot answer alice’s URL flow', async () => {
+    const [alice, bob] = await Promise.all([aliceToken(), tokenFor('bob', 'bricklayer')]);
+    const first = await modernRound(alice);
+    const requests = first.result?.inputRequests as Record<string, unknown>;
+    const [key] = Object.keys(requests);
+    const retry = {
+      requestState: first.result?.requestState,
+      inputResponses: { [key!]: { action: 'accept' } },
+    };
+    // The state is sealed for alice (the token's subject): bob's retry is refused outright.
+    expect(await modernRound(bob, retry)).toMatchObject({
+      error: { code: -32602, data: { reason: 'invalid_request_state' } },
+    });
+    // The same retry with alice's token is hers: the flow is still open, so she is asked again.
+    const own = await modernRound(alice, retry);
+    expect(own.error).toBeUndefined();
+    expect(own.result?.inputRequests).toBeDefined();
   });
 
   it('a tampered token is refused with invalid_token', async () => {
@@ -244,6 +301,49 @@ describe('introspection (RFC 7662) at Brightgrid ID', () => {
       await expect(verify(token, { resource: 'http://127.0.0.1:1/other' })).rejects.toThrow(
         /not for this server/,
       );
+    } finally {
+      await running.close();
+    }
+  });
+});
+
+describe('an expired access token from Brightgrid ID', () => {
+  it('is refused with invalid_token, naming the expiry', async () => {
+    const running = await startBrightgridHttp({ authServer: { accessTokenTtl: 1 }, dataDir: freshDataDir() });
+    try {
+      let token = '';
+      const session = oauthSession({
+        redirectUri: REDIRECT,
+        authorize: signInWithPassword('alice', 'wonderland'),
+        fetch: async (input, init) => {
+          const auth = new Headers(init?.headers).get('authorization');
+          if (auth?.startsWith('Bearer ')) token = auth.slice(7);
+          return fetch(input, init);
+        },
+      });
+      await session.fetch(running.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      // Past its one second and the verifier's five seconds of clock tolerance.
+      const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number };
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, claims.exp * 1000 + 6_500 - Date.now())),
+      );
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(response.status).toBe(401);
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      expect(challenge).toContain('error="invalid_token"');
+      expect(challenge).toContain('The access token has expired');
     } finally {
       await running.close();
     }
