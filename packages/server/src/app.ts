@@ -8,6 +8,7 @@ import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
 import { ToolRegistry } from './registry/tools.js';
 import type { Middleware } from './run/middleware.js';
+import type { SessionRouter } from './serve/session-router.js';
 import { nodeAead } from './state/node-aead.js';
 import { StateCodec } from './state/state-codec.js';
 import { ChangeHub } from './subscriptions/change-hub.js';
@@ -91,6 +92,13 @@ export interface ServerOptions {
   readonly cacheHints?: CacheHints;
   /** Tools that run as tasks (`task` in a tool's config): how long tasks are kept, polling, a per-user cap. */
   readonly tasks?: TaskSettings;
+  /**
+   * 2025-era sessions in a fleet without balancer affinity: `router` passes a request that reaches
+   * a replica not holding its session to the replica that does (`RedisSessionRouter` from
+   * `@parley/server/redis`). Without one, each replica serves only the sessions it opened, so a
+   * balancer must keep a session on one replica (e.g. nginx `hash $http_mcp_session_id consistent;`).
+   */
+  readonly sessions?: { readonly router: SessionRouter };
   /** Clock, for tests. */
   readonly now?: () => number;
 }
@@ -114,6 +122,8 @@ export class App {
   readonly once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
   /** What `server.use()` added, outermost first. */
   readonly middleware: Middleware[] = [];
+  /** Passes 2025-era requests to the replica holding their session, when the server has one. */
+  readonly sessionRouter: SessionRouter | undefined;
   /** 2025-era questions sent and not answered yet, across every connection. */
   readonly pendingQuestions = new PendingQuestions();
   /** Changes of the lists and of resources, for the connections that listen. */
@@ -140,6 +150,7 @@ export class App {
     this.log = options.log ?? stderrLogger;
     this.stdioUser = options.stdioUser;
     this.tasks = new TaskStore(options.tasks, options.now);
+    this.sessionRouter = options.sessions?.router;
     this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
     const state = options.state ?? {};
     this.once = options.once && {

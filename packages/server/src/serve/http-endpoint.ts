@@ -128,6 +128,12 @@ export class Endpoint {
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       maxBodyBytes: this.#maxBodyBytes,
       sseRetryMs: options.sseRetryMs ?? 1000,
+      router: app.sessionRouter,
+    });
+    app.sessionRouter?.attach({
+      serve: (request) => this.#fetch(request, false),
+      sessions: () => this.#legacy.records(),
+      idleMs: this.#legacy.idleMs,
     });
   }
 
@@ -142,7 +148,12 @@ export class Endpoint {
   }
 
   /** Serves one HTTP request to the endpoint. */
-  async serve(exchange: HttpExchange, respond: HttpResponder): Promise<void> {
+  serve(exchange: HttpExchange, respond: HttpResponder): Promise<void> {
+    return this.#serve(exchange, respond, true);
+  }
+
+  /** `mayForward`: false for a request another replica passed here (it is never passed on again). */
+  async #serve(exchange: HttpExchange, respond: HttpResponder, mayForward: boolean): Promise<void> {
     const host = validateHostHeader(exchange.header('host'), this.#allowedHosts);
     if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
     const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
@@ -154,7 +165,7 @@ export class Endpoint {
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
       if (exchange.header('mcp-session-id') !== undefined) {
-        return respond.web(await this.#legacy.handle(exchange.webRequest(), undefined, authInfo));
+        return respond.web(await this.#legacy.handle(exchange.webRequest(), undefined, authInfo, mayForward));
       }
       return respond.json(
         405,
@@ -192,7 +203,9 @@ export class Endpoint {
     if (route.kind === 'reject')
       return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
     if (route.kind === 'legacy') {
-      return respond.web(await this.#legacy.handle(exchange.webRequest(read.bytes), read.body, authInfo));
+      return respond.web(
+        await this.#legacy.handle(exchange.webRequest(read.bytes), read.body, authInfo, mayForward),
+      );
     }
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
@@ -218,19 +231,25 @@ export class Endpoint {
   }
 
   /** The endpoint as a web-standard fetch handler. */
-  fetch = (request: Request): Promise<Response> => {
+  fetch = (request: Request): Promise<Response> => this.#fetch(request, true);
+
+  #fetch(request: Request, mayForward: boolean): Promise<Response> {
     const { exchange, responder, response } = toFetchExchange(request);
-    void this.serve(exchange, responder).catch((error: unknown) => {
+    void this.#serve(exchange, responder, mayForward).catch((error: unknown) => {
       this.#app.log('error', `HTTP endpoint: ${error instanceof Error ? error.message : String(error)}`);
       responder.json(500, rpcError(null, INTERNAL_ERROR, 'Internal error'));
     });
     return response;
-  };
+  }
 
   async close(): Promise<void> {
     const started = this.#started;
     this.#listeners.closeAll();
-    await Promise.allSettled([this.#legacy.closeAll(), started?.then((serving) => serving.close())]);
+    await Promise.allSettled([
+      this.#app.sessionRouter?.close(),
+      this.#legacy.closeAll(),
+      started?.then((serving) => serving.close()),
+    ]);
   }
 
   async #serveModern(

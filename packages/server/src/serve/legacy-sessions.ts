@@ -8,6 +8,7 @@ import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
 import { SessionEvents } from './session-events.js';
+import type { SessionRecord, SessionRouter } from './session-router.js';
 
 interface Session {
   readonly id: string;
@@ -16,6 +17,8 @@ interface Session {
   readonly principal: string | undefined;
   lastSeen: number;
   inFlight: number;
+  /** Whether the fleet's router knows it (once `initialize` succeeded). */
+  routed: boolean;
 }
 
 export interface LegacySessionOptions extends SessionLimits {
@@ -27,6 +30,8 @@ export interface LegacySessionOptions extends SessionLimits {
   /** The `retry` (ms) SSE streams suggest for reconnecting after the server closed one. */
   readonly sseRetryMs: number;
   readonly now?: () => number;
+  /** Passes requests for sessions held by another replica to it (a fleet without affinity). */
+  readonly router?: SessionRouter | undefined;
 }
 
 const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string }>> = {
@@ -41,6 +46,13 @@ const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string 
       'Too many open anonymous sessions, each busy with a call; sign in (send credentials) or try again later.',
   },
   server: { status: 503, message: 'Too many open sessions, each busy with a call; try again later.' },
+};
+
+const NOT_FORWARDED: Readonly<Record<'not-found' | 'gone' | 'unreachable', string>> = {
+  'not-found': 'Session not found: it ended or expired; start a new session with initialize.',
+  gone: 'Session not found: the server process that held it stopped; start a new session with initialize.',
+  unreachable:
+    'The server process holding this session cannot be reached right now; try again, or start a new session with initialize.',
 };
 
 /**
@@ -66,18 +78,45 @@ export class LegacySessions {
     return this.#sessions.size;
   }
 
-  async handle(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> {
+  get idleMs(): number {
+    return this.#options.idleMs;
+  }
+
+  /** The sessions held here, as the fleet's router records them. */
+  records(): Omit<SessionRecord, 'owner'>[] {
+    return [...this.#sessions.values()].filter((session) => session.routed).map((s) => this.#record(s));
+  }
+
+  /**
+   * Serves a 2025-era request. With a router, a request for a session another replica holds is
+   * passed to it, unless `mayForward` is false (it was passed here already).
+   */
+  async handle(
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+    mayForward = true,
+  ): Promise<Response> {
     this.#sweep();
     const principal = this.#options.principalOf(authInfo);
     const sessionId = request.headers.get('mcp-session-id');
     const handleOptions = { ...(parsedBody !== undefined && { parsedBody }), ...(authInfo && { authInfo }) };
     if (sessionId) {
       const session = this.#sessions.get(sessionId);
+      const router = this.#options.router;
+      if (!session && router && mayForward) {
+        const forwarded = await router.forward(sessionId, request, principal);
+        if (forwarded instanceof Response) return forwarded;
+        return Response.json(rpcError(null, SESSION_NOT_FOUND, NOT_FORWARDED[forwarded]), {
+          status: forwarded === 'unreachable' ? 503 : 404,
+        });
+      }
       if (!session || session.principal !== principal) {
         const message = 'Session not found: it ended or expired; start a new session with initialize.';
         return Response.json(rpcError(null, SESSION_NOT_FOUND, message), { status: 404 });
       }
       session.lastSeen = this.#now();
+      if (session.routed) router?.touched(session.id);
       const { transport } = session;
       // A POST's response ends when its calls finish: until then the session is busy and is not
       // evicted to make room (a GET's standalone stream does not count).
@@ -120,13 +159,29 @@ export class LegacySessions {
       },
     });
     transport.onclose = () => {
-      if (this.#sessions.get(id)?.transport === transport) this.#sessions.delete(id);
+      if (this.#sessions.get(id)?.transport === transport) {
+        this.#sessions.delete(id);
+        void this.#options.router?.closed(id);
+      }
     };
-    this.#sessions.set(id, { id, transport, server, principal, lastSeen: this.#now(), inFlight: 0 });
+    const session: Session = {
+      id,
+      transport,
+      server,
+      principal,
+      lastSeen: this.#now(),
+      inFlight: 0,
+      routed: false,
+    };
+    this.#sessions.set(id, session);
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(request, handleOptions);
       if (transport.sessionId !== id) this.#drop(id);
+      else if (this.#options.router) {
+        session.routed = true;
+        await this.#options.router.opened(this.#record(session));
+      }
       return response;
     } catch (error) {
       this.#drop(id);
@@ -145,7 +200,20 @@ export class LegacySessions {
   #drop(id: string): void {
     const session = this.#sessions.get(id);
     this.#sessions.delete(id);
-    if (session) void session.server.close().catch(() => {});
+    if (session) {
+      if (session.routed) void this.#options.router?.closed(id);
+      void session.server.close().catch(() => {});
+    }
+  }
+
+  #record(session: Session): Omit<SessionRecord, 'owner'> {
+    return {
+      id: session.id,
+      principal: session.principal,
+      protocolVersion: session.server.getNegotiatedProtocolVersion(),
+      capabilities: session.server.getClientCapabilities() ?? {},
+      expiresAt: session.lastSeen + this.#options.idleMs,
+    };
   }
 
   #sweep(): void {

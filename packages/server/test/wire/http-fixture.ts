@@ -8,6 +8,8 @@ export interface HttpFixture {
   /** What the process wrote to stderr so far (its log). */
   log(): string;
   stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL), as a crash would. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -34,14 +36,11 @@ export async function startHttpFixture(env: FixtureEnv = {}, script = FIXTURE_SC
       reject(new Error(`the HTTP fixture exited with ${code} before printing its URL:\n${stderr}`)),
     );
   });
-  return {
-    url,
-    log: () => stderr,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const end = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  return { url, log: () => stderr, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
