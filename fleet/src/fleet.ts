@@ -12,16 +12,26 @@ import { newKey, type RingKey, ringText, sealingKeyOf } from './keys.js';
 import { BalancerChannel } from './lb/channel.js';
 import { toolCall, toolsList } from './mcp/modern-call.js';
 import { outcomeOf, unclearReason } from './mcp/outcome.js';
+import type { EraResult } from './mixed/era-result.js';
+import type { MixedReport } from './mixed/mixed-report.js';
+import { type MixedFault, runMixed } from './mixed/mixed-run.js';
+import { TokenUse } from './mixed/token-use.js';
 import { emptyProbeCounts, probeState } from './probes.js';
 import { type FleetReport, OUTSIDE, problemsOf, type ReplayCheck } from './report.js';
 import { Replica } from './services/replica.js';
 import { type Tokens, USERS, type UserName } from './users.js';
 
 export interface FleetOptions {
-  /** Flows to run at least. */
+  /** Flows to run at least in the one-at-a-time part. */
   readonly flows: number;
-  /** Flows in progress at once. */
+  /** Flows in progress at once in the one-at-a-time part. */
   readonly active: number;
+  /** Flows per era in the concurrent part (both eras at once, no affinity). */
+  readonly mixedFlows: number;
+  /** Flows in flight at once in the concurrent part. */
+  readonly mixedActive: number;
+  /** Flows per era in the sticky-routing part (0 skips it). */
+  readonly stickyFlows: number;
   readonly seed: number;
   /** Progress lines (the report is returned, not printed). */
   readonly log: (line: string) => void;
@@ -219,7 +229,6 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     const faultError = await faultsFinished;
     if (faultError) throw faultError;
     note(`load finished: ${driver.results.length} flows`);
-    const audit = await auditBookings(channel, tokens, driver.results);
 
     // After the load: old-key states open everywhere until the old key is dropped, then nowhere.
     const replay = async (
@@ -261,6 +270,133 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     const oldAfterDrop = await replay(oldStates, 'refused');
     const newAfterDrop = await replay(newStates, 'open');
 
+    // Both eras at once, no affinity: 2025-era sessions on any replica through the Redis router.
+    let ring: RingKey[] = [newerKey];
+    const thirdKey = newKey('k-2026-12');
+    const tokenUse = new TokenUse();
+    const restartOne = async (replica: Replica, keys: readonly RingKey[], router = true) => {
+      moveTokensOff(replica);
+      // Requests in flight may still carry its tokens, which its graceful stop revokes: let them land.
+      const printed = Object.values(replica.tokens ?? {}).map((token) => `Bearer ${token}`);
+      if (!(await tokenUse.drained(printed, 15_000)))
+        note(`  requests with ${replica.name}'s tokens were still in flight after 15 s`);
+      await replica.stop();
+      await replica.start(ringText(keys), { sessionRouter: router });
+    };
+    const mixedFaults: MixedFault[] = [
+      {
+        at: 0.15,
+        name: `${replicas[0]!.name} killed (SIGKILL) while flows of both eras are in flight`,
+        async run() {
+          const victim = replicas[0]!;
+          if (tokenSource === victim) moveTokensOff(victim);
+          await victim.kill();
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          await victim.start(ringText(ring));
+          note(`  ${victim.name} restarted`);
+        },
+      },
+      {
+        at: 0.35,
+        name: `rotation to ${thirdKey.id}, step 1: rolling restart with ${newerKey.id},${thirdKey.id}`,
+        async run() {
+          ring = [newerKey, thirdKey];
+          for (const replica of replicas) await restartOne(replica, ring);
+          note('  every replica restarted with the new key added');
+        },
+      },
+      {
+        at: 0.55,
+        name: `rotation to ${thirdKey.id}, step 2: rolling restart with ${thirdKey.id},${newerKey.id}`,
+        async run() {
+          ring = [thirdKey, newerKey];
+          for (const replica of replicas) await restartOne(replica, ring);
+          note('  every replica restarted sealing with the new key');
+        },
+      },
+      {
+        at: 0.75,
+        name: 'Redis restarted (down 1 s, back empty)',
+        async run() {
+          await redis.restart(1_000);
+          note('  Redis serving again');
+        },
+      },
+    ];
+    const mixedOptions = { tokens: () => tokens, tokenUse, note, graceMs: 120_000 };
+    note(
+      `both eras at once: ${options.mixedFlows}+ flows per era, ${options.mixedActive} in flight, no affinity`,
+    );
+    const mixedRun = await runMixed({
+      ...mixedOptions,
+      origin: publicUrl,
+      perEra: options.mixedFlows,
+      active: options.mixedActive,
+      seed: options.seed + 1,
+      firstId: 100_000,
+      faults: mixedFaults,
+    });
+    const mixed: MixedReport = {
+      label: 'no affinity, Redis session router',
+      run: mixedRun,
+      perEra: options.mixedFlows,
+      active: options.mixedActive,
+      expectAway: true,
+    };
+    note(`both eras at once finished: ${mixedRun.results.length} flows`);
+
+    // The simpler alternative: nginx keeps each session on one replica; no session router.
+    let sticky: MixedReport | undefined;
+    if (options.stickyFlows > 0) {
+      note('sticky routing: replicas restarted without the session router, nginx hashing Mcp-Session-Id');
+      for (const replica of replicas) await restartOne(replica, ring, false);
+      const stickyNginx = await startNginx({
+        upstreamPorts: replicas.map((replica) => replica.port),
+        streamRequestBodies: true,
+        maxFails: 1,
+        failTimeoutSeconds: 2,
+        hashHeader: 'mcp-session-id',
+      });
+      try {
+        const stickyActive = 16;
+        const stickyRun = await runMixed({
+          ...mixedOptions,
+          origin: stickyNginx.url,
+          perEra: options.stickyFlows,
+          active: stickyActive,
+          seed: options.seed + 2,
+          firstId: 200_000,
+          faults: [
+            {
+              at: 0.3,
+              name: `sticky: ${replicas[2]!.name} killed (SIGKILL); its sessions start again elsewhere`,
+              async run() {
+                const victim = replicas[2]!;
+                if (tokenSource === victim) moveTokensOff(victim);
+                await victim.kill();
+                await new Promise((resolve) => setTimeout(resolve, 1_500));
+                await victim.start(ringText(ring), { sessionRouter: false });
+                note(`  ${victim.name} restarted`);
+              },
+            },
+          ],
+        });
+        sticky = {
+          label: 'sticky routing (nginx hash $http_mcp_session_id consistent), no session router',
+          run: stickyRun,
+          perEra: options.stickyFlows,
+          active: stickyActive,
+          expectAway: false,
+        };
+        note(`sticky routing finished: ${stickyRun.results.length} flows`);
+      } finally {
+        await stickyNginx.stop();
+      }
+    }
+
+    const eraResults: EraResult[] = [...mixedRun.results, ...(sticky?.run.results ?? [])];
+    const audit = await auditBookings(channel, tokens, [...driver.results, ...eraResults]);
+
     const report: FleetReport = {
       durationMs: Date.now() - started,
       seed: options.seed,
@@ -282,6 +418,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
       probes,
       audit,
       rotation: { oldBeforeDrop, oldAfterDrop, newAfterDrop },
+      mixed,
+      ...(sticky && { sticky }),
       logDir,
     };
     keepLogs = problemsOf(report).length > 0;

@@ -2,6 +2,7 @@ import type { BookingAudit } from './audit.js';
 import type { DriverStats, FlowResult } from './driver.js';
 import type { FaultWindow } from './fault-windows.js';
 import type { KeyUse } from './key-use.js';
+import { formatMixed, type MixedReport, mixedProblems } from './mixed/mixed-report.js';
 import type { ProbeCounts } from './probes.js';
 
 /** Replaying kept states at the end of the run. */
@@ -35,6 +36,10 @@ export interface FleetReport {
   readonly probes: { crossUser: ProbeCounts; crossTool: ProbeCounts };
   readonly audit: BookingAudit;
   readonly rotation: { oldBeforeDrop: ReplayCheck; oldAfterDrop: ReplayCheck; newAfterDrop: ReplayCheck };
+  /** Both eras at once with no affinity (the Redis session router). */
+  readonly mixed: MixedReport;
+  /** Both eras at once with sticky routing instead, when it ran. */
+  readonly sticky?: MixedReport;
   readonly logDir: string;
 }
 
@@ -54,8 +59,10 @@ export function problemsOf(report: FleetReport): string[] {
   const unclearFailures = report.results.filter((r) => r.status === 'failed' && !r.retryable).length;
   if (unclearFailures > 0)
     problems.push(`${unclearFailures} flows failed with an error that is not a clear, retryable one`);
-  if (report.results.length < MIN_FLOWS)
-    problems.push(`only ${report.results.length} flows ran; at least ${MIN_FLOWS} must`);
+  const total = totalFlows(report);
+  if (total < MIN_FLOWS) problems.push(`only ${total} flows ran; at least ${MIN_FLOWS} must`);
+  problems.push(...mixedProblems(report.mixed));
+  if (report.sticky) problems.push(...mixedProblems(report.sticky));
   const outside = report.sameReplica.get(OUTSIDE) ?? 0;
   if (outside > 0)
     problems.push(
@@ -75,6 +82,11 @@ export function problemsOf(report: FleetReport): string[] {
   if (audit.doubled.length > 0) problems.push(`${audit.doubled.length} flows were booked more than once`);
   if (audit.orphans !== 0) problems.push(`${audit.orphans} bookings in the store belong to no flow`);
   return problems;
+}
+
+/** Flows of every part of the run. */
+export function totalFlows(report: FleetReport): number {
+  return report.results.length + report.mixed.run.results.length + (report.sticky?.run.results.length ?? 0);
 }
 
 const pct = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
@@ -98,7 +110,12 @@ export function formatReport(report: FleetReport): string {
       `seed ${report.seed}; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   lines.push('');
-  lines.push(`flows: ${results.length} (asked for ${report.flowsAsked})`);
+  lines.push(...formatMixed(report.mixed));
+  if (report.sticky) lines.push(...formatMixed(report.sticky));
+  lines.push('');
+  lines.push(
+    `one at a time, 2026-07-28 (every round on another replica): ${results.length} flows (asked for ${report.flowsAsked})`,
+  );
   for (const kind of ['form', 'three-round', 'url'] as const) {
     const of = results.filter((r) => r.kind === kind);
     const done = of.filter((r) => r.status === 'completed').length;
@@ -158,7 +175,7 @@ export function formatReport(report: FleetReport): string {
   );
   const { audit } = report;
   lines.push(
-    `  store audit: ${audit.bookings} bookings for ${audit.flows} completed booking flows; ` +
+    `  store audit (every part, both eras): ${audit.bookings} bookings for ${audit.flows} completed booking flows; ` +
       `missing ${audit.missing.length}, booked twice ${audit.doubled.length}, belonging to no flow ${audit.orphans}`,
   );
   for (const flow of [...audit.missing, ...audit.doubled].slice(0, 10)) lines.push(`    ${flow}`);
@@ -191,8 +208,24 @@ export function formatReport(report: FleetReport): string {
   lines.push('');
 
   const problems = problemsOf(report);
+  const eras = [report.mixed, ...(report.sticky ? [report.sticky] : [])].flatMap((part) => part.run.results);
+  const eraCount = (era: string, status: string) =>
+    eras.filter((result) => result.era === era && result.status === status).length;
+  const eraRetried = (era: string) =>
+    eras.filter((result) => result.era === era && result.retries > 0).length;
+  for (const era of ['2025', '2026-07-28'] as const) {
+    const oneAtATime = era === '2026-07-28' ? results : [];
+    const of = (status: string) =>
+      oneAtATime.filter((r) => r.status === status).length + eraCount(era, status);
+    lines.push(
+      `ERA ${era.padEnd(10)}: completed ${of('completed')}, retried ${oneAtATime.filter((r) => r.retries > 0).length + eraRetried(era)}, ` +
+        `failed ${of('failed')}, wrong ${of('wrong') + (era === '2026-07-28' ? probeWrong : 0)}, ` +
+        `lost ${eraCount(era, 'lost') + audit.missing.filter((name) => name.startsWith('2025 ') === (era === '2025')).length}`,
+    );
+  }
   lines.push(
-    `RESULT: completed ${completed.length}, retried ${retried.length}, failed ${failed.length}, wrong ${wrong.length + probeWrong}: ` +
+    `RESULT: ${totalFlows(report)} flows; completed ${completed.length + eras.filter((r) => r.status === 'completed').length}, ` +
+      `wrong ${wrong.length + probeWrong + eras.filter((r) => r.status === 'wrong').length}: ` +
       (problems.length === 0 ? 'PASS' : 'FAIL'),
   );
   for (const problem of problems) lines.push(`  - ${problem}`);

@@ -12,5 +12,5 @@ export {
 export { EVERY_FIELD_SCHEMA } from './lab-fixture/every-field-schema.js';
 export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
 export { type BalancerConfig, balancerConfig } from './nginx-config.js';
-export { startRedis } from './redis-server.js';
+export { type RedisServer, startRedis } from './redis-server.js';
 export { type NodeRun, runNode } from './run-node.js';

@@ -15,12 +15,19 @@ export interface BalancerConfig {
    * default). A request can then be cut off mid-way inside a replica, as a crash would do it.
    */
   readonly streamRequestBodies?: boolean;
+  /**
+   * Sticky routing: the request header whose value picks the replica by consistent hashing (e.g.
+   * `mcp-session-id`: `hash $http_mcp_session_id consistent;`). Requests without it are spread
+   * round-robin. Default: none (round-robin for every request).
+   */
+  readonly hashHeader?: string;
   /** Whether nginx runs as root (its workers then need `user root;` to use `dir`). */
   readonly asRoot?: boolean;
 }
 
 /**
- * An nginx configuration for a round-robin load balancer on loopback: no affinity, a failed
+ * An nginx configuration for a round-robin load balancer on loopback: no affinity (unless
+ * `hashHeader` asks for it), a failed
  * replica routed around (`proxy_next_upstream error timeout http_502`), and the replica that served
  * each response named in an `X-Upstream` header (nginx's `$upstream_addr`: every address tried,
  * comma-separated, the one that answered last).
@@ -32,6 +39,9 @@ export function balancerConfig(config: BalancerConfig): string {
     .map((port) => `    server 127.0.0.1:${port} max_fails=${maxFails} fail_timeout=${failTimeout}s;`)
     .join('\n');
   const dir = config.dir;
+  const hash = config.hashHeader
+    ? `    hash $http_${config.hashHeader.toLowerCase().replaceAll('-', '_')} consistent;\n`
+    : '';
   return `${config.asRoot ? 'user root root;\n' : ''}worker_processes 1;
 error_log ${dir}/error.log warn;
 pid ${dir}/nginx.pid;
@@ -45,7 +55,7 @@ http {
   scgi_temp_path ${dir}/scgi;
   client_max_body_size 4m;
   upstream replicas {
-${servers}
+${hash}${servers}
     keepalive 16;
     # Below Node's 5 s keep-alive timeout, so nginx never reuses a connection the replica is closing.
     keepalive_timeout 4s;

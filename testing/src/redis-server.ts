@@ -1,9 +1,39 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { freePort } from './free-port.js';
 
+/** A throwaway `redis-server` on loopback (no persistence). */
+export interface RedisServer {
+  readonly url: string;
+  /**
+   * Stops it (SIGTERM), waits `downMs`, and starts it again on the same port, empty: what clients
+   * see when Redis restarts.
+   */
+  restart(downMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /** Starts a real, throwaway `redis-server` on loopback (no persistence). */
-export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
+  let child = await spawnRedis(port);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    async restart(downMs = 1000) {
+      await stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      child = await spawnRedis(port);
+    },
+  };
+}
+
+async function spawnRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -13,7 +43,7 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   );
   await new Promise<void>((resolve, reject) => {
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) resolve();
     });
@@ -24,12 +54,5 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
     );
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return child;
 }

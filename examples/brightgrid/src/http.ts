@@ -6,7 +6,7 @@ import { type AuthServer, listenAuthServer } from './auth-server/start.js';
 import { resolveDataDir } from './data-dir.js';
 import { openStore, type Store } from './db.js';
 import { DEMO_USERS } from './demo-users.js';
-import { flowStoreFromEnv } from './flow-store.js';
+import { fleetFromEnv } from './fleet-env.js';
 import { newSecret } from './secrets.js';
 import { type Served, serveOnLoopback } from './serve-http.js';
 import { createBrightgrid, MCP_PATH } from './server.js';
@@ -79,8 +79,8 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
       `BRIGHTGRID_PUBLIC_URL must be the http(s) URL clients reach Brightgrid at (got ${publicUrl}).`,
     );
   }
-  // With REDIS_URL set, URL flows live in Redis, shared by every replica behind a load balancer.
-  const flows = flowStoreFromEnv();
+  // With REDIS_URL set, URL flows and 2025-era sessions are shared by every replica behind a balancer.
+  const fleet = fleetFromEnv();
   let served: Served;
   let authServer: AuthServer | undefined;
   const storeClient = { clientId: 'brightgrid-store', clientSecret: newSecret() };
@@ -98,7 +98,8 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
       createBrightgrid({
         store,
         publicUrl: publicUrl ?? origin,
-        ...(flows.store && { flowStore: flows.store }),
+        ...(fleet.flowStore && { flowStore: fleet.flowStore }),
+        ...(fleet.sessionRouter && { sessionRouter: fleet.sessionRouter }),
         ...(options.log && { log: options.log }),
         ...(issuer !== undefined && {
           identity: { issuer, ...storeClient, ...(accessTokens === 'opaque' && { introspection }) },
@@ -107,7 +108,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     );
   } catch (error) {
     await authServer?.close();
-    await flows.close();
+    await fleet.close();
     store.close();
     throw error;
   }
@@ -133,7 +134,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     async close() {
       await served.close();
       await authServer?.close();
-      await flows.close();
+      await fleet.close();
       store.revokeTokens(Object.values(tokens));
       store.close();
     },

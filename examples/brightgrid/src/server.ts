@@ -1,4 +1,10 @@
-import { createServer, type FlowStore, type Logger, type ParleyServer } from '@parley/server';
+import {
+  createServer,
+  type FlowStore,
+  type Logger,
+  type ParleyServer,
+  type SessionRouter,
+} from '@parley/server';
 import { bearerAuth, oauthAuth } from './auth.js';
 import type { Store } from './db.js';
 import { registerPrompts } from './prompts.js';
@@ -24,6 +30,8 @@ export interface BrightgridOptions {
   readonly localUser?: string;
   /** Where URL flows live between the call, the page and the retry. Default: this process's memory. */
   readonly flowStore?: FlowStore;
+  /** Passes a 2025-era session's requests to the replica holding it (a fleet with no affinity). */
+  readonly sessionRouter?: SessionRouter;
   readonly now?: () => Date;
   readonly log?: Logger;
   /**
@@ -73,6 +81,7 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
       signIn: (returnTo) => `${origin}/signin?return_to=${encodeURIComponent(returnTo)}`,
       ...(options.flowStore && { store: options.flowStore }),
     },
+    ...(options.sessionRouter && { sessions: { router: options.sessionRouter } }),
     ...(options.log && { log: options.log }),
   });
   const deps: Deps = {

@@ -27,8 +27,16 @@ export type MidRequestHook = () => Promise<void>;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
-/** Sends one request to `origin` (keep-alive), never throwing: failures come back as status 0. */
-export function send(origin: string, call: HttpCall, midRequest?: MidRequestHook): Promise<HttpReply> {
+/**
+ * Sends one request to `origin` (keep-alive), never throwing: failures come back as status 0.
+ * `via`: the connection pool (default: 4 sockets, for the one-at-a-time sequence).
+ */
+export function send(
+  origin: string,
+  call: HttpCall,
+  midRequest?: MidRequestHook,
+  via: Agent = agent,
+): Promise<HttpReply> {
   const url = new URL(call.path, origin);
   return new Promise((resolve) => {
     let settled = false;
@@ -41,7 +49,7 @@ export function send(origin: string, call: HttpCall, midRequest?: MidRequestHook
     const req = request(
       url,
       {
-        agent,
+        agent: via,
         method: call.method,
         headers: { ...call.headers, ...(body && { 'content-length': String(body.length) }) },
         timeout: 60_000,

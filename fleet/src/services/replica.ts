@@ -62,8 +62,11 @@ export class Replica {
     return this.#starts;
   }
 
-  /** Starts it with `PARLEY_STATE_KEYS=keys` and waits until it serves and printed its tokens. */
-  async start(keys: string): Promise<void> {
+  /**
+   * Starts it with `PARLEY_STATE_KEYS=keys` and waits until it serves and printed its tokens.
+   * `sessionRouter: false` starts it without the Redis session router (for sticky routing).
+   */
+  async start(keys: string, options: { sessionRouter?: boolean } = {}): Promise<void> {
     if (this.#child) throw new Error(`${this.name} is already running.`);
     this.#starts++;
     this.#ring = keys.split(',').map((pair) => pair.slice(0, pair.indexOf(':')));
@@ -79,6 +82,8 @@ export class Replica {
         BRIGHTGRID_PUBLIC_URL: this.#shared.publicUrl,
         REDIS_URL: this.#shared.redisUrl,
         PARLEY_STATE_KEYS: keys,
+        BRIGHTGRID_REPLICA: this.name,
+        BRIGHTGRID_SESSION_ROUTER: options.sessionRouter === false ? 'off' : 'redis',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

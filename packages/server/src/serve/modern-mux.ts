@@ -101,7 +101,10 @@ export class ModernMux implements Transport {
         {
           jsonrpc: '2.0',
           id: message.id,
-          error: { code: INTERNAL_ERROR, message: 'The server is not serving.' },
+          error: {
+            code: INTERNAL_ERROR,
+            message: 'The server is not serving (it is stopping); retry the request.',
+          },
         },
         { beforeDispatch: true },
       );

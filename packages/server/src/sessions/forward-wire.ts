@@ -13,6 +13,11 @@ export type ForwardMessage =
       readonly url: string;
       readonly headers: readonly (readonly [string, string])[];
       readonly body?: string;
+      /**
+       * When the sender stops waiting (ms since the epoch): a request that arrives later (e.g. held
+       * in a queue while Redis restarted) is dropped, never served after its client was told it failed.
+       */
+      readonly until: number;
     }
   | { readonly t: 'cancel'; readonly id: string }
   | {

@@ -13,8 +13,11 @@ import {
 } from './forward-wire.js';
 
 export interface RedisSessionRouterOptions {
-  /** This replica's id in the fleet. Default: a random one per process. */
-  readonly replicaId?: string;
+  /**
+   * A readable name for this replica (e.g. `r1`); its id in the fleet is the name plus a random
+   * part, so a replica restarted under the same name never passes for the process before it.
+   */
+  readonly name?: string;
   /** Key and channel prefix, so several servers can share one Redis. Default `parley:session:`. */
   readonly prefix?: string;
   /**
@@ -68,7 +71,7 @@ const encoder = new TextEncoder();
  * });
  */
 export class RedisSessionRouter implements SessionRouter {
-  /** This replica's id in the fleet. */
+  /** This process's id in the fleet (its name and a random part). */
   readonly replicaId: string;
   readonly #redis: Redis;
   readonly #prefix: string;
@@ -85,7 +88,7 @@ export class RedisSessionRouter implements SessionRouter {
 
   constructor(redis: Redis, options: RedisSessionRouterOptions = {}) {
     this.#redis = requireRedisClient('RedisSessionRouter', redis);
-    this.replicaId = options.replicaId ?? randomUUID();
+    this.replicaId = `${options.name ?? 'replica'}-${randomUUID()}`;
     this.#prefix = options.prefix ?? 'parley:session:';
     this.#heartbeatMs = options.heartbeatMs ?? 1000;
     this.#answerTimeoutMs = options.answerTimeoutMs ?? 10_000;
@@ -149,6 +152,7 @@ export class RedisSessionRouter implements SessionRouter {
       url: request.url,
       headers: headersToPass(request.headers),
       ...(body && body.byteLength > 0 && { body: toBase64(body) }),
+      until: deadline,
     };
     await this.#subscribed;
     return new Promise((resolve) => {
@@ -263,7 +267,7 @@ export class RedisSessionRouter implements SessionRouter {
   /** Serves a request another replica passed here, streaming the response back to it. */
   async #serve(message: Extract<ForwardMessage, { t: 'req' }>): Promise<void> {
     const host = this.#host;
-    if (!host || this.#closed) return;
+    if (!host || this.#closed || Date.now() > message.until) return;
     const reply = (answer: ForwardMessage) =>
       this.#redis.publish(this.#channel(message.from), JSON.stringify(answer));
     const abort = new AbortController();
@@ -329,6 +333,7 @@ export class RedisSessionRouter implements SessionRouter {
     }
     const stream = outgoing.stream;
     if (!stream) return;
+    this.#cancel(id, outgoing.owner);
     try {
       if (outgoing.isEventStream) {
         for (const requestId of outgoing.requestIds) {

@@ -1,0 +1,282 @@
+import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import type { FlowKind } from '../flows/flow.js';
+import { mismatch } from '../flows/rounds-flow.js';
+import { futureDate, type Random } from '../random.js';
+import { type Tokens, USERS, type UserName } from '../users.js';
+import type { EraResult } from './era-result.js';
+import { openHandshakeSession, type SessionRouting } from './handshake-session.js';
+import type { TokenUse } from './token-use.js';
+
+/** What a 2025-era flow needs from the run. */
+export interface HandshakeDeps {
+  readonly origin: string;
+  readonly tokens: () => Tokens;
+  readonly routing: SessionRouting;
+  readonly tokenUse: TokenUse;
+  /** The user's bookings (`list_bookings`' structured content), read after an unclear failure. */
+  readonly listBookings: (user: UserName) => Promise<Record<string, unknown>>;
+}
+
+/** Attempts (sessions) of one flow before it gives up. */
+const MAX_RETRIES = 8;
+/**
+ * A call that has not ended by then counts as an unclear failure (the SDK's own default is 60 s): a
+ * stream cut by a replica that died or stopped is not resumed, so the SDK client would wait.
+ */
+const CALL_TIMEOUT_MS = 10_000;
+/** After an unclear failure, how long a booking that was on its way may take to be written. */
+const SETTLE_MS = 1_500;
+
+const REASONS = ['Broken', 'Wrong item', 'No longer needed'] as const;
+const DESTINATIONS = [
+  { code: 'LIS', city: 'Lisbon', fareEur: 129 },
+  { code: 'OSL', city: 'Oslo', fareEur: 164 },
+  { code: 'YUL', city: 'Montréal', fareEur: 512 },
+  { code: 'KIX', city: 'Osaka', fareEur: 780 },
+] as const;
+
+/** One attempt's questions: the answer to send, or what was wrong with the question. */
+type Answered = { readonly result: ElicitResult } | { readonly wrong: string };
+
+/**
+ * A 2025-era flow: the official SDK client opens a session through the balancer and calls a
+ * Brightgrid tool whose questions arrive as `elicitation/create` over the session. Its requests
+ * land on any replica (no affinity). An unclear failure (a replica died or restarted, Redis
+ * restarted, a token was revoked) ends the session; if the last answer may have been taken, the
+ * flow looks for its own unique booking before it starts again, so nothing is booked twice.
+ */
+export abstract class HandshakeFlow {
+  readonly id: number;
+  readonly kind: FlowKind;
+  readonly user: UserName;
+  readonly #deps: HandshakeDeps;
+
+  constructor(id: number, kind: FlowKind, user: UserName, deps: HandshakeDeps) {
+    this.id = id;
+    this.kind = kind;
+    this.user = user;
+    this.#deps = deps;
+  }
+
+  protected abstract readonly tool: string;
+  /** How many questions the call asks. */
+  protected abstract readonly questions: number;
+  /** Checks question `index` (0-based) and answers it. */
+  protected abstract answer(index: number, request: ElicitRequest): Answered;
+  /** What is wrong with the call's result (undefined: it is this flow's own booking). */
+  protected abstract checkResult(result: CallToolResult): string | undefined;
+  /** The bookings of this flow's kind in `list_bookings`' structured content. */
+  protected abstract bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[];
+  protected abstract isMine(booking: Record<string, unknown>): boolean;
+  protected abstract checkBooking(booking: Record<string, unknown>): string | undefined;
+
+  bookingsIn(bookings: Record<string, unknown>): Record<string, unknown>[] {
+    return this.bookingsOfKind(bookings).filter((booking) => this.isMine(booking));
+  }
+
+  async run(): Promise<EraResult> {
+    let retries = 0;
+    let retriedFor: string | undefined;
+    const end = (status: EraResult['status'], reason?: string, recovered = false): EraResult => ({
+      ...(retriedFor !== undefined && { retriedFor }),
+      era: '2025',
+      id: this.id,
+      kind: this.kind,
+      user: this.user,
+      status,
+      retries,
+      recovered,
+      flow: this,
+      ...(reason !== undefined && { reason }),
+    });
+    for (;;) {
+      let asked = 0;
+      let wrong: string | undefined;
+      let lastAnswerSent = false;
+      let session: Awaited<ReturnType<typeof openHandshakeSession>> | undefined;
+      let failure: string;
+      try {
+        session = await openHandshakeSession({
+          origin: this.#deps.origin,
+          token: () => this.#deps.tokens()[this.user],
+          clientName: `fleet-2025-${this.kind}-${this.id}`,
+          routing: this.#deps.routing,
+          tokenUse: this.#deps.tokenUse,
+          answer: (request) => {
+            const answered = this.answer(asked++, request);
+            if ('wrong' in answered) {
+              wrong ??= answered.wrong;
+              return { action: 'cancel' };
+            }
+            if (asked >= this.questions) lastAnswerSent = true;
+            return answered.result;
+          },
+        });
+        const result = (await session.client.callTool(
+          { name: this.tool, arguments: {} },
+          { timeout: CALL_TIMEOUT_MS },
+        )) as CallToolResult;
+        await session.end();
+        if (wrong !== undefined) return end('wrong', wrong);
+        if (result.isError) return end('failed', `${this.tool}: tool error "${textOf(result)}"`);
+        const problem = this.checkResult(result);
+        return problem ? end('wrong', problem) : end('completed');
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+        await session?.end();
+      }
+      if (wrong !== undefined) return end('wrong', wrong);
+      if (!isRetryable(failure)) return end('failed', failure);
+      retries++;
+      retriedFor ??= failure;
+      if (lastAnswerSent) {
+        // The booking may have been made before the failure: look before booking again.
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const found = await this.#deps.listBookings(this.user).then(
+          (bookings) => this.bookingsIn(bookings),
+          () => undefined,
+        );
+        if (found === undefined) {
+          if (retries > MAX_RETRIES) return end('failed', `gave up; last: ${failure}`);
+          continue; // the check itself failed: a new attempt checks again before it books
+        }
+        if (found.length > 0) {
+          const problem = this.checkBooking(found[0]!);
+          return problem ? end('wrong', problem) : end('completed', undefined, true);
+        }
+      }
+      if (retries > MAX_RETRIES) return end('failed', `gave up after ${retries} failures; last: ${failure}`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** Math.min(retries, 5))));
+    }
+  }
+}
+
+/**
+ * Failures a client fixes by starting a new session: the transport's (connection cut, HTTP 404
+ * session not found, 401 revoked token, 502/503/504), a stream ended by the fleet's router (-32001),
+ * a timeout or a closed connection. A protocol error about the request itself is not.
+ */
+function isRetryable(message: string): boolean {
+  return !/invalid params|method not found|-32602|-32601/i.test(message);
+}
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
+/** `book_return` over a session: one form, answered with this flow's unique email. */
+export class HandshakeReturnFlow extends HandshakeFlow {
+  protected readonly tool = 'book_return';
+  protected readonly questions = 1;
+  readonly #answer: {
+    reason: (typeof REASONS)[number];
+    email: string;
+    boxes: number;
+    pickup_date: string;
+    gift_wrap: boolean;
+  };
+
+  constructor(id: number, user: UserName, deps: HandshakeDeps, random: Random) {
+    super(id, 'form', user, deps);
+    this.#answer = {
+      reason: random.pick(REASONS),
+      email: `return-2025-${id}-${random.word(8)}@fleet.example`,
+      boxes: random.int(1, 3),
+      pickup_date: futureDate(random.int(0, 3000)),
+      gift_wrap: random.next() < 0.5,
+    };
+  }
+
+  protected answer(_index: number, request: ElicitRequest): Answered {
+    const params = request.params as {
+      requestedSchema?: { properties?: Record<string, { default?: unknown }> };
+    };
+    const offered = params.requestedSchema?.properties?.email?.default;
+    const own = USERS.find((user) => user.name === this.user)!.email;
+    if (offered !== own) return { wrong: `the form offered ${String(offered)} to ${this.user}` };
+    return { result: { action: 'accept', content: this.#answer } };
+  }
+
+  protected checkResult(result: CallToolResult): string | undefined {
+    const booked = (result.structuredContent as Record<string, unknown> | undefined)?.return as
+      | Record<string, unknown>
+      | undefined;
+    if (!booked) return `book_return answered without a booking: ${textOf(result)}`;
+    return this.checkBooking(booked);
+  }
+
+  protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
+    return (bookings.returns ?? []) as Record<string, unknown>[];
+  }
+
+  protected isMine(booked: Record<string, unknown>): boolean {
+    return booked.email === this.#answer.email;
+  }
+
+  protected checkBooking(booked: Record<string, unknown>): string | undefined {
+    const problem = mismatch(booked, {
+      user: this.user,
+      email: this.#answer.email,
+      reason: this.#answer.reason,
+      boxes: this.#answer.boxes,
+      pickupDate: this.#answer.pickup_date,
+      giftWrap: this.#answer.gift_wrap,
+    });
+    return problem && `2025 return flow ${this.id} (${this.user}): ${problem}`;
+  }
+}
+
+/** `book_flight` over a session: three questions, each quoting this flow's own answers. */
+export class HandshakeFlightFlow extends HandshakeFlow {
+  protected readonly tool = 'book_flight';
+  protected readonly questions = 3;
+  readonly #destination: (typeof DESTINATIONS)[number];
+  readonly #date: string;
+
+  /** `day`: the flow's own departure day after 2030-01-01 (unique in the run). */
+  constructor(id: number, user: UserName, deps: HandshakeDeps, random: Random, day: number) {
+    super(id, 'three-round', user, deps);
+    this.#destination = random.pick(DESTINATIONS);
+    this.#date = futureDate(day);
+  }
+
+  protected answer(index: number, request: ElicitRequest): Answered {
+    const { code, city, fareEur } = this.#destination;
+    const message = request.params.message;
+    if (index === 0) return { result: { action: 'accept', content: { value: code } } };
+    if (index === 1) {
+      if (!message.includes(`to ${city}?`)) return { wrong: `flight flow ${this.id} was asked "${message}"` };
+      return { result: { action: 'accept', content: { value: this.#date } } };
+    }
+    if (!message.includes(`Book ${city} (${code}) on ${this.#date} for €${fareEur}?`))
+      return { wrong: `flight flow ${this.id} was asked "${message}"` };
+    return { result: { action: 'accept', content: { value: true } } };
+  }
+
+  protected checkResult(result: CallToolResult): string | undefined {
+    const flight = (result.structuredContent as Record<string, unknown> | undefined)?.flight as
+      | Record<string, unknown>
+      | undefined;
+    if (!flight) return `book_flight answered without a flight: ${textOf(result)}`;
+    return this.checkBooking(flight);
+  }
+
+  protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
+    return (bookings.flights ?? []) as Record<string, unknown>[];
+  }
+
+  protected isMine(flight: Record<string, unknown>): boolean {
+    return flight.date === this.#date;
+  }
+
+  protected checkBooking(flight: Record<string, unknown>): string | undefined {
+    const problem = mismatch(flight, {
+      user: this.user,
+      destination: this.#destination.code,
+      city: this.#destination.city,
+      date: this.#date,
+    });
+    return problem && `2025 flight flow ${this.id} (${this.user}): ${problem}`;
+  }
+}

@@ -1,0 +1,80 @@
+import {
+  Client,
+  type ElicitRequest,
+  type ElicitResult,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import type { TokenUse } from './token-use.js';
+
+/** What a 2025-era session saw of the balancer. */
+export interface SessionRouting {
+  /** Requests with the session's id. */
+  sessionRequests: number;
+  /** Of those, answered by another replica than the one that opened the session. */
+  awayFromOwner: number;
+  /** Of those, answered with success (2xx): passed on to the session's replica, which served them. */
+  awayServed: number;
+}
+
+export interface HandshakeSessionOptions {
+  /** The balancer's origin. */
+  readonly origin: string;
+  /** The bearer token to send now (replicas revoke theirs when they stop). */
+  readonly token: () => string;
+  readonly clientName: string;
+  readonly answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
+  readonly routing: SessionRouting;
+  readonly tokenUse: TokenUse;
+}
+
+/**
+ * A 2025-era session of the official SDK client (2025-11-25, form elicitation) with Brightgrid
+ * through the balancer. Every request carries the token in use at that moment, and each response's
+ * `X-Upstream` says which replica served it.
+ */
+export async function openHandshakeSession(options: HandshakeSessionOptions) {
+  let owner: string | undefined;
+  const fetchVia = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    const authorization = `Bearer ${options.token()}`;
+    headers.set('authorization', authorization);
+    // Held until the response's head arrives: by then the replica has checked the token.
+    const release = options.tokenUse.hold(authorization);
+    const response = await fetch(input, { ...init, headers }).finally(release);
+    const upstream = (response.headers.get('x-upstream') ?? '').split(',').at(-1)?.trim();
+    if (!headers.has('mcp-session-id')) owner ??= upstream;
+    else {
+      options.routing.sessionRequests++;
+      if (upstream && owner && upstream !== owner && response.status < 500) {
+        options.routing.awayFromOwner++;
+        if (response.ok) options.routing.awayServed++;
+      }
+    }
+    return response;
+  };
+  const client = new Client(
+    { name: options.clientName, version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, supportedProtocolVersions: ['2025-11-25'] },
+  );
+  client.setRequestHandler('elicitation/create', (request) => options.answer(request));
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', options.origin), {
+    fetch: fetchVia,
+    // A stream cut by a replica that died is not resumed here: the flow starts a new session.
+    reconnectionOptions: {
+      maxRetries: 0,
+      initialReconnectionDelay: 100,
+      maxReconnectionDelay: 100,
+      reconnectionDelayGrowFactor: 1,
+    },
+  });
+  client.onerror = () => {}; // failures reach the caller through the call itself
+  await client.connect(transport);
+  return {
+    client,
+    /** Ends the session (DELETE, wherever it lands) and the client, never throwing. */
+    async end(): Promise<void> {
+      await transport.terminateSession().catch(() => {});
+      await client.close().catch(() => {});
+    },
+  };
+}
