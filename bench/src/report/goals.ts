@@ -158,6 +158,35 @@ export function checkGoals(results: Measured): GoalCheck[] {
     goals.push(notMeasured(disconnected, 'all released', 'workload (f) not run'));
   }
 
+  // Issue 18: what one 2025-era session and one pending question cost the server's heap.
+  const perQuestion = 'Heap per pending 2025-era question, (f)';
+  const perSession = 'Heap per idle 2025-era session, (f)';
+  const kbGoal = '≤ 8 KB';
+  if (pending) {
+    const kb = ((pending.pending.heapMb - pending.before.heapMb) * 1024) / pending.questions;
+    goals.push(
+      check(
+        perQuestion,
+        kbGoal,
+        `${fixed(kb)} KB (${pending.questions} pending)`,
+        kb <= 8,
+        kb <= 8 ? undefined : `${fixed(kb / 8, 1)}× the goal`,
+      ),
+    );
+  } else goals.push(notMeasured(perQuestion, kbGoal, 'workload (f) not run'));
+  const sessions = results.memory?.sessions;
+  if (sessions) {
+    goals.push(
+      check(
+        perSession,
+        kbGoal,
+        `${fixed(sessions.heapKbPerSession)} KB (${sessions.sessions} sessions)`,
+        sessions.heapKbPerSession <= 8,
+        sessions.heapKbPerSession <= 8 ? undefined : `${fixed(sessions.heapKbPerSession / 8, 1)}× the goal`,
+      ),
+    );
+  } else goals.push(notMeasured(perSession, kbGoal, 'workload (f) not run'));
+
   const renderer = results.renderer;
   const sizeGoal = 'Form renderer size, min + gzip, (g)';
   const timeGoal = '20-field form render time in Chromium, (g)';

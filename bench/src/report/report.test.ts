@@ -64,7 +64,7 @@ const goal = (results: Omit<BenchResults, 'goals'>, start: string) => {
 describe('checkGoals', () => {
   it('lists every goal as not measured, never met, when nothing ran', () => {
     const goals = checkGoals(measured());
-    expect(goals).toHaveLength(11);
+    expect(goals).toHaveLength(13);
     for (const check of goals) expect(check.met).toBeUndefined();
   });
 
@@ -126,6 +126,38 @@ describe('checkGoals', () => {
     });
     const released = measured({ memory: { modern, pending: pending(true) } });
     expect(goal(released, '2025-era questions released on disconnect')).toMatchObject({ met: true });
+  });
+
+  it('checks the heap of a pending 2025-era question and of an idle session against 8 KB', () => {
+    // 1,000 questions took 16 MB: 16.4 KB each.
+    const costly = measured({ memory: { modern: {}, pending: pending(true) } });
+    expect(goal(costly, 'Heap per pending 2025-era question')).toMatchObject({
+      measured: '16.4 KB (1000 pending)',
+      met: false,
+      note: '2.0× the goal',
+    });
+    expect(goal(costly, 'Heap per idle 2025-era session')).toMatchObject({ met: undefined });
+    const lean = measured({
+      memory: {
+        modern: {},
+        pending: { ...pending(true), pending: memory(14 + 7.5 / 1.024, 1000) },
+        sessions: {
+          sessions: 100,
+          before: memory(14),
+          open: memory(14.5),
+          heapKbPerSession: 5.1,
+          rssKbPerSession: 9,
+        },
+      },
+    });
+    expect(goal(lean, 'Heap per pending 2025-era question')).toMatchObject({
+      measured: '7.5 KB (1000 pending)',
+      met: true,
+    });
+    expect(goal(lean, 'Heap per idle 2025-era session')).toMatchObject({
+      measured: '5.1 KB (100 sessions)',
+      met: true,
+    });
   });
 
   it('checks the renderer against the budgets the lab reports', () => {

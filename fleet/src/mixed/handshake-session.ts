@@ -14,6 +14,8 @@ export interface SessionRouting {
   awayFromOwner: number;
   /** Of those, answered with success (2xx): passed on to the session's replica, which served them. */
   awayServed: number;
+  /** Sessions opened, by the replica that opened them (the balancer's address). */
+  readonly openedOn: Map<string, number>;
 }
 
 export interface HandshakeSessionOptions {
@@ -42,8 +44,12 @@ export async function openHandshakeSession(options: HandshakeSessionOptions) {
     const release = options.tokenUse.hold(authorization);
     const response = await fetch(input, { ...init, headers }).finally(release);
     const upstream = (response.headers.get('x-upstream') ?? '').split(',').at(-1)?.trim();
-    if (!headers.has('mcp-session-id')) owner ??= upstream;
-    else {
+    if (!headers.has('mcp-session-id')) {
+      if (owner === undefined && upstream && response.ok) {
+        owner = upstream;
+        options.routing.openedOn.set(upstream, (options.routing.openedOn.get(upstream) ?? 0) + 1);
+      }
+    } else {
       options.routing.sessionRequests++;
       if (upstream && owner && upstream !== owner && response.status < 500) {
         options.routing.awayFromOwner++;

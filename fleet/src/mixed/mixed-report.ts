@@ -49,6 +49,10 @@ export function mixedProblems(report: MixedReport): string[] {
       problems.push(`${where}: ${unclear} flows failed with an error that is not a clear, retryable one`);
   }
   const { routing } = report.run;
+  if (routing.openedOn.size < 2)
+    problems.push(
+      `${report.label}: every 2025-era session opened on one replica (initialize was not spread)`,
+    );
   if (report.expectAway && routing.awayServed === 0)
     problems.push(
       `${report.label}: no 2025-era request was served through a replica other than its session's`,
@@ -75,6 +79,9 @@ export function formatMixed(report: MixedReport): string[] {
   lines.push(
     `  2025-era requests on a session: ${routing.sessionRequests}; reached another replica than the ` +
       `session's: ${routing.awayFromOwner}, of which served (passed to the session's replica): ${routing.awayServed}`,
+  );
+  lines.push(
+    `  2025-era sessions opened per replica: ${[...routing.openedOn].map(([at, n]) => `${at} ${n}`).join(', ')}`,
   );
   for (const era of ERAS) {
     const reasons = new Map<string, number>();

@@ -57,7 +57,12 @@ export async function runMixed(options: MixedOptions): Promise<MixedRun> {
   const started = Date.now();
   const agent = new Agent({ keepAlive: true, maxSockets: options.active * 2 });
   const random = new Random(options.seed);
-  const routing: SessionRouting = { sessionRequests: 0, awayFromOwner: 0, awayServed: 0 };
+  const routing: SessionRouting = {
+    sessionRequests: 0,
+    awayFromOwner: 0,
+    awayServed: 0,
+    openedOn: new Map(),
+  };
   const results: EraResult[] = [];
   const running = new Map<
     number,
