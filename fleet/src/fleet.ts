@@ -348,14 +348,14 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     // The simpler alternative: nginx keeps each session on one replica; no session router.
     let sticky: MixedReport | undefined;
     if (options.stickyFlows > 0) {
-      note('sticky routing: replicas restarted without the session router, nginx hashing Mcp-Session-Id');
+      note('sticky routing: replicas restarted without the session router, nginx routing on the session id');
       for (const replica of replicas) await restartOne(replica, ring, false);
       const stickyNginx = await startNginx({
         upstreamPorts: replicas.map((replica) => replica.port),
         streamRequestBodies: true,
         maxFails: 1,
         failTimeoutSeconds: 2,
-        hashHeader: 'mcp-session-id',
+        sessionPrefixes: replicas.map((replica) => replica.name),
       });
       try {
         const stickyActive = 16;
@@ -382,7 +382,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
           ],
         });
         sticky = {
-          label: 'sticky routing (nginx hash $http_mcp_session_id consistent), no session router',
+          label: "sticky routing (nginx maps the session id's replica prefix), no session router",
           run: stickyRun,
           perEra: options.stickyFlows,
           active: stickyActive,

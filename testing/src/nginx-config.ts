@@ -16,18 +16,18 @@ export interface BalancerConfig {
    */
   readonly streamRequestBodies?: boolean;
   /**
-   * Sticky routing: the request header whose value picks the replica by consistent hashing (e.g.
-   * `mcp-session-id`: `hash $http_mcp_session_id consistent;`). Requests without it are spread
-   * round-robin. Default: none (round-robin for every request).
+   * Sticky 2025-era sessions: each replica's session-id prefix (its `sessions.idPrefix`), in the
+   * order of `upstreamPorts`. A request whose `Mcp-Session-Id` starts with `<prefix>.` goes to that
+   * replica; the rest (`initialize`, 2026-07-28 rounds, pages) stay round-robin. Default: none.
    */
-  readonly hashHeader?: string;
+  readonly sessionPrefixes?: readonly string[];
   /** Whether nginx runs as root (its workers then need `user root;` to use `dir`). */
   readonly asRoot?: boolean;
 }
 
 /**
  * An nginx configuration for a round-robin load balancer on loopback: no affinity (unless
- * `hashHeader` asks for it), a failed
+ * `sessionPrefixes` asks for it), a failed
  * replica routed around (`proxy_next_upstream error timeout http_502`), and the replica that served
  * each response named in an `X-Upstream` header (nginx's `$upstream_addr`: every address tried,
  * comma-separated, the one that answered last).
@@ -39,9 +39,23 @@ export function balancerConfig(config: BalancerConfig): string {
     .map((port) => `    server 127.0.0.1:${port} max_fails=${maxFails} fail_timeout=${failTimeout}s;`)
     .join('\n');
   const dir = config.dir;
-  const hash = config.hashHeader
-    ? `    hash $http_${config.hashHeader.toLowerCase().replaceAll('-', '_')} consistent;\n`
-    : '';
+  // Hashing the session id alone cannot work: `initialize` carries none, so the replica that opens
+  // a session is not the one its id hashes to. The id names its replica instead.
+  const prefixes = config.sessionPrefixes ?? [];
+  const sticky =
+    prefixes.length === 0
+      ? ''
+      : `  map $http_mcp_session_id $parley_upstream {
+    default replicas;
+${prefixes.map((prefix) => `    "~^${prefix}\\." replica_${prefix};`).join('\n')}
+  }
+${prefixes
+  .map(
+    (prefix, index) =>
+      `  upstream replica_${prefix} {\n    server 127.0.0.1:${config.upstreamPorts[index]};\n  }`,
+  )
+  .join('\n')}
+`;
   return `${config.asRoot ? 'user root root;\n' : ''}worker_processes 1;
 error_log ${dir}/error.log warn;
 pid ${dir}/nginx.pid;
@@ -54,8 +68,8 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   client_max_body_size 4m;
-  upstream replicas {
-${hash}${servers}
+${sticky}  upstream replicas {
+${servers}
     keepalive 16;
     # Below Node's 5 s keep-alive timeout, so nginx never reuses a connection the replica is closing.
     keepalive_timeout 4s;
@@ -63,7 +77,7 @@ ${hash}${servers}
   server {
     listen 127.0.0.1:${config.port};
     location / {
-      proxy_pass http://replicas;
+      proxy_pass http://${prefixes.length === 0 ? 'replicas' : '$parley_upstream'};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;

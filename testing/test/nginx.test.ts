@@ -86,3 +86,47 @@ describe('startNginx', () => {
     expect(nginx.errorLog()).toMatch(/Connection refused/);
   });
 });
+
+describe('startNginx with sessionPrefixes', () => {
+  it("sends a session's requests to the replica its id names, and the rest round-robin", async () => {
+    const backends: { port: number; server: Server }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => res.end(`replica ${port}`));
+      });
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      backends.push({ port, server });
+    }
+    const sticky = await startNginx({
+      upstreamPorts: backends.map((backend) => backend.port),
+      sessionPrefixes: ['r1', 'r2'],
+    });
+    try {
+      const send = async (sessionId?: string) =>
+        (
+          await fetch(`${sticky.url}/mcp`, {
+            method: 'POST',
+            body: '{}',
+            headers: sessionId === undefined ? {} : { 'mcp-session-id': sessionId },
+          })
+        ).text();
+      const [one, two] = backends.map((backend) => `replica ${backend.port}`);
+      for (let i = 0; i < 4; i++) {
+        expect(await send(`r2.${crypto.randomUUID()}`)).toBe(two);
+        expect(await send(`r1.${crypto.randomUUID()}`)).toBe(one);
+      }
+      const spread = new Set(await Promise.all([send(), send(), send(), send()]));
+      expect(spread).toEqual(new Set([one, two]));
+      // An id naming no replica is not refused by the balancer: the replica answers 404 itself.
+      expect([one, two]).toContain(await send('nobody.123'));
+    } finally {
+      await sticky.stop();
+      for (const { server } of backends) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+  });
+});

@@ -8,6 +8,8 @@ export interface FleetChoice {
   readonly flowStore: FlowStore | undefined;
   /** `undefined`: each replica serves only the 2025-era sessions it opened. */
   readonly sessionRouter: SessionRouter | undefined;
+  /** What this replica's session ids start with (its name), so a balancer can route them back. */
+  readonly sessionIdPrefix: string | undefined;
   close(): Promise<void>;
 }
 
@@ -16,15 +18,19 @@ export interface FleetChoice {
  * balancer share their URL flows (a {@link RedisFlowStore}: a flow created on one replica is
  * completed on another's page and read by a third) and their 2025-era sessions (a
  * {@link RedisSessionRouter}: a session's requests may reach any replica, with no affinity);
- * otherwise nothing is shared (one process). `BRIGHTGRID_REPLICA` names the replica in Redis
- * (default: a random id); `BRIGHTGRID_SESSION_ROUTER=off` leaves sessions to balancer affinity.
+ * otherwise nothing is shared (one process). `BRIGHTGRID_REPLICA` names the replica: in Redis, and
+ * at the start of its session ids; `BRIGHTGRID_SESSION_ROUTER=off` leaves sessions to balancer
+ * affinity on that name.
  */
 export function fleetFromEnv(env: NodeJS.ProcessEnv = process.env): FleetChoice {
-  if (!env.REDIS_URL) return { flowStore: undefined, sessionRouter: undefined, close: async () => {} };
+  const sessionIdPrefix = env.BRIGHTGRID_REPLICA || undefined;
+  if (!env.REDIS_URL)
+    return { flowStore: undefined, sessionRouter: undefined, sessionIdPrefix, close: async () => {} };
   const redis = new Redis(env.REDIS_URL);
   redis.on('error', () => {}); // ioredis reconnects by itself; the stores' calls report their own errors
   return {
     flowStore: new RedisFlowStore(redis),
+    sessionIdPrefix,
     sessionRouter:
       env.BRIGHTGRID_SESSION_ROUTER === 'off'
         ? undefined

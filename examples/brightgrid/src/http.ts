@@ -100,6 +100,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
         publicUrl: publicUrl ?? origin,
         ...(fleet.flowStore && { flowStore: fleet.flowStore }),
         ...(fleet.sessionRouter && { sessionRouter: fleet.sessionRouter }),
+        ...(fleet.sessionIdPrefix && { sessionIdPrefix: fleet.sessionIdPrefix }),
         ...(options.log && { log: options.log }),
         ...(issuer !== undefined && {
           identity: { issuer, ...storeClient, ...(accessTokens === 'opaque' && { introspection }) },

@@ -32,6 +32,8 @@ export interface BrightgridOptions {
   readonly flowStore?: FlowStore;
   /** Passes a 2025-era session's requests to the replica holding it (a fleet with no affinity). */
   readonly sessionRouter?: SessionRouter;
+  /** What this replica's 2025-era session ids start with (its name: a balancer may route on it). */
+  readonly sessionIdPrefix?: string;
   readonly now?: () => Date;
   readonly log?: Logger;
   /**
@@ -81,7 +83,12 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
       signIn: (returnTo) => `${origin}/signin?return_to=${encodeURIComponent(returnTo)}`,
       ...(options.flowStore && { store: options.flowStore }),
     },
-    ...(options.sessionRouter && { sessions: { router: options.sessionRouter } }),
+    ...((options.sessionRouter || options.sessionIdPrefix) && {
+      sessions: {
+        ...(options.sessionRouter && { router: options.sessionRouter }),
+        ...(options.sessionIdPrefix && { idPrefix: options.sessionIdPrefix }),
+      },
+    }),
     ...(options.log && { log: options.log }),
   });
   const deps: Deps = {

@@ -92,13 +92,22 @@ export interface ServerOptions {
   readonly cacheHints?: CacheHints;
   /** Tools that run as tasks (`task` in a tool's config): how long tasks are kept, polling, a per-user cap. */
   readonly tasks?: TaskSettings;
-  /**
-   * 2025-era sessions in a fleet without balancer affinity: `router` passes a request that reaches
-   * a replica not holding its session to the replica that does (`RedisSessionRouter` from
-   * `@parley/server/redis`). Without one, each replica serves only the sessions it opened, so a
-   * balancer must keep a session on one replica (e.g. nginx `hash $http_mcp_session_id consistent;`).
-   */
-  readonly sessions?: { readonly router: SessionRouter };
+  /** 2025-era sessions in a fleet of replicas (see the README's "A fleet of replicas"). */
+  readonly sessions?: {
+    /**
+     * Passes a request that reaches a replica not holding its session to the replica that does
+     * (`RedisSessionRouter` from `@parley/server/redis`): no balancer affinity needed. Without one,
+     * each replica serves only the sessions it opened, so the balancer must route each session's
+     * requests back to the replica that opened it (see `idPrefix`).
+     */
+    readonly router?: SessionRouter;
+    /**
+     * Starts every session id this replica issues with `<idPrefix>.` (letters, digits, `_`, `-`;
+     * at most 32), e.g. the replica's name, so a balancer can route a session's requests back to
+     * the replica that opened it without shared state.
+     */
+    readonly idPrefix?: string;
+  };
   /** Clock, for tests. */
   readonly now?: () => number;
 }
@@ -124,6 +133,8 @@ export class App {
   readonly middleware: Middleware[] = [];
   /** Passes 2025-era requests to the replica holding their session, when the server has one. */
   readonly sessionRouter: SessionRouter | undefined;
+  /** What every 2025-era session id this replica issues starts with (`''` for nothing). */
+  readonly sessionIdPrefix: string;
   /** 2025-era questions sent and not answered yet, across every connection. */
   readonly pendingQuestions = new PendingQuestions();
   /** Changes of the lists and of resources, for the connections that listen. */
@@ -151,6 +162,12 @@ export class App {
     this.stdioUser = options.stdioUser;
     this.tasks = new TaskStore(options.tasks, options.now);
     this.sessionRouter = options.sessions?.router;
+    const idPrefix = options.sessions?.idPrefix;
+    if (idPrefix !== undefined && !/^[A-Za-z0-9_-]{1,32}$/.test(idPrefix))
+      throw new TypeError(
+        `sessions.idPrefix takes 1 to 32 letters, digits, '_' or '-' (got ${JSON.stringify(idPrefix)}).`,
+      );
+    this.sessionIdPrefix = idPrefix === undefined ? '' : `${idPrefix}.`;
     this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
     const state = options.state ?? {};
     this.once = options.once && {

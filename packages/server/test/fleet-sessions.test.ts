@@ -89,6 +89,7 @@ describe('2025-era sessions across replicas sharing Redis', () => {
     expect(textOf(result)).toBe(
       'Answers: answer to Question 1?, answer to Question 2?, answer to Question 3?',
     );
+    expect(across.transport.sessionId).toMatch(/^a\.[0-9a-f-]{36}$/); // the replica that opened it
     const withSession = across.served.filter((request) => request.session);
     expect(new Set(withSession.map((request) => request.replica))).toEqual(new Set([0, 1]));
     expect(withSession.length).toBeGreaterThanOrEqual(5);

@@ -129,6 +129,7 @@ export class Endpoint {
       maxBodyBytes: this.#maxBodyBytes,
       sseRetryMs: options.sseRetryMs ?? 1000,
       router: app.sessionRouter,
+      idPrefix: app.sessionIdPrefix,
     });
     app.sessionRouter?.attach({
       serve: (request) => this.#fetch(request, false),

@@ -32,6 +32,8 @@ export interface LegacySessionOptions extends SessionLimits {
   readonly now?: () => number;
   /** Passes requests for sessions held by another replica to it (a fleet without affinity). */
   readonly router?: SessionRouter | undefined;
+  /** What every session id starts with (a balancer may route on it). Default: nothing. */
+  readonly idPrefix?: string;
 }
 
 const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string }>> = {
@@ -146,7 +148,7 @@ export class LegacySessions {
     for (const id of admission.evict) this.#drop(id);
     // The session counts from now, not from when the SDK confirms it, so concurrent initializes
     // cannot all pass the quota check at once.
-    const id = crypto.randomUUID();
+    const id = `${this.#options.idPrefix ?? ''}${crypto.randomUUID()}`;
     const server = this.#options.build();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
