@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   }
   if (!Number.isSafeInteger(stickyFlows) || stickyFlows < 0)
     throw new Error('--sticky-flows takes a whole number (0 skips the sticky-routing part).');
-  if (flows + 2 * (mixedFlows + stickyFlows) < MIN_FLOWS)
+  // The parts run more than asked while faults are under way; the total is checked at the end.
+  if (flows + 2 * (mixedFlows + stickyFlows) < MIN_FLOWS / 2)
     process.stderr.write(`Note: fewer than ${MIN_FLOWS} flows in all make the run fail.\n`);
   const report = await runFleet({
     flows,

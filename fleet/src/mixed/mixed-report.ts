@@ -54,7 +54,9 @@ export function mixedProblems(report: MixedReport): string[] {
       `${report.label}: every 2025-era session opened on one replica (initialize was not spread)`,
     );
   if (!report.expectAway && routing.awayFromOwner > 0)
-    problems.push(`${report.label}: ${routing.awayFromOwner} 2025-era requests reached a replica other than their session's`);
+    problems.push(
+      `${report.label}: ${routing.awayFromOwner} 2025-era requests reached a replica other than their session's`,
+    );
   if (report.expectAway && routing.awayServed === 0)
     problems.push(
       `${report.label}: no 2025-era request was served through a replica other than its session's`,

@@ -10,33 +10,51 @@ export function requestIdsOf(body: unknown): RequestId[] {
 }
 
 /**
- * The response of a 2025-era POST whose requests are cancelled if the client drops the response
- * stream before it ends: the client went away, and without this a handler waiting on a question
- * it will never answer would hold it until `questionTimeoutMs`. With it, the handler's signal
- * aborts as if the client had sent `notifications/cancelled`, and the question is freed. A stream
- * the server ends itself (`ctx.closeStream()`) is not a drop: the call goes on, and the client
- * gets the rest from the session's event buffer when it reconnects with `Last-Event-ID`.
+ * The response of a 2025-era POST, watched through ONE wrapper stream (each pending call holds its
+ * response open, so every stream layer counts per pending question):
+ * - its requests are cancelled if the client drops the stream before it ends: the client went
+ *   away, and without this a handler waiting on a question it will never answer would hold it
+ *   until `questionTimeoutMs`. With it, the handler's signal aborts as if the client had sent
+ *   `notifications/cancelled`, and the question is freed. A stream the server ends itself
+ *   (`ctx.closeStream()`) is not a drop: the call goes on, and the client gets the rest from the
+ *   session's event buffer when it reconnects with `Last-Event-ID`;
+ * - `ended` is called once when the body ends, fails or is cancelled (or now, if it has none).
  */
-export function cancelOnDisconnect(
+export function watchResponse(
   response: Response,
   ids: readonly RequestId[],
   deliver: (notification: JSONRPCNotification) => void,
+  ended?: () => void,
 ): Response {
-  if (!response.body || ids.length === 0) return response;
+  if (!response.body) {
+    ended?.();
+    return response;
+  }
+  if (ids.length === 0 && !ended) return response;
   const reader = response.body.getReader();
-  let ended = false;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    ended?.();
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        ended = true;
-        controller.close();
-      } else {
-        controller.enqueue(value);
+      try {
+        const read = await reader.read();
+        if (read.done) {
+          finish();
+          controller.close();
+        } else {
+          controller.enqueue(read.value);
+        }
+      } catch (error) {
+        finish();
+        controller.error(error);
       }
     },
     cancel(reason) {
-      if (!ended) {
+      if (!done) {
         for (const requestId of ids) {
           deliver({
             jsonrpc: '2.0',
@@ -45,6 +63,7 @@ export function cancelOnDisconnect(
           });
         }
       }
+      finish();
       return reader.cancel(reason);
     },
   });

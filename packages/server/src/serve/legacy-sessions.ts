@@ -4,7 +4,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { cancelOnDisconnect, requestIdsOf } from './cancel-on-disconnect.js';
+import { requestIdsOf, watchResponse } from './cancel-on-disconnect.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
 import { SessionEvents } from './session-events.js';
@@ -131,10 +131,12 @@ export class LegacySessions {
         if (busy) session.inFlight--;
         throw error;
       }
-      const cancelling = cancelOnDisconnect(response, requestIdsOf(parsedBody), (notification) =>
-        transport.onmessage?.(notification),
+      return watchResponse(
+        response,
+        requestIdsOf(parsedBody),
+        (notification) => transport.onmessage?.(notification),
+        busy ? () => session.inFlight-- : undefined,
       );
-      return busy ? whenEnded(cancelling, () => session.inFlight--) : cancelling;
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
@@ -224,45 +226,4 @@ export class LegacySessions {
       if (session.lastSeen < cutoff && session.inFlight === 0) this.#drop(id);
     }
   }
-}
-
-/** `response`, calling `ended` once when its body ends, fails or is cancelled (or now, if it has none). */
-function whenEnded(response: Response, ended: () => void): Response {
-  let called = false;
-  const once = () => {
-    if (!called) {
-      called = true;
-      ended();
-    }
-  };
-  if (!response.body) {
-    once();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          once();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (error) {
-        once();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      once();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
 }
