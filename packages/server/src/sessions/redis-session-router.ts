@@ -56,8 +56,9 @@ const encoder = new TextEncoder();
  * waiting on it: a stream in progress gets a JSON-RPC error for each of its calls, later requests
  * get 404 "Session not found", so the client starts a new session. Nothing waits forever.
  *
- * The simpler alternative is balancer affinity on the session id (nginx:
- * `hash $http_mcp_session_id consistent;`); see the README's deployment section.
+ * Passed requests travel through Redis whole, credentials included: keep that Redis private to the
+ * fleet. The simpler alternative is balancer affinity: `createServer({ sessions: { idPrefix } })`
+ * and a balancer that routes on that prefix (see the README's "A fleet of replicas").
  *
  * @example
  * import { createServer } from '@parley/server';
