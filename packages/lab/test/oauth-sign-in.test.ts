@@ -7,6 +7,7 @@ import {
 } from '@parley/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAxe } from './helpers/axe.js';
 import { callTool, dialog, resultOf } from './helpers/lab-page.js';
 
 // The lab signs in to an OAuth-protected server in its own page, as a person would: the server
@@ -52,6 +53,11 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
       await page.locator('.server-status', { hasText: 'sign-in needed' }).waitFor();
       // Nothing about the server is shown before the person signs in.
       expect(await page.getByRole('button', { name: 'Call connect_store_account' }).count()).toBe(0);
+      const prompt = page.getByRole('region', { name: 'Sign-in needed' });
+      expect(await prompt.textContent()).toContain(
+        `This server asks you to sign in at ${new URL(brightgrid.issuer).host}.`,
+      );
+      expect(await runAxe(page, prompt)).toEqual([]);
       await signInFromLab(page, 'alice', 'wonderland');
       await page.getByRole('heading', { name: 'Brightgrid store 0.1.0' }).waitFor();
 
