@@ -58,6 +58,8 @@ export function batchItems(
   return items;
 }
 
+const firstOf = (results: readonly ItemResult[]): ItemResult => results[0]!;
+
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
   const declared = new Map<string, boolean>();
@@ -80,10 +82,9 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     requireDeclared(kind, can);
     return kind;
   };
-  const askOne = async (item: AskItem): Promise<ItemResult> => {
-    const [result] = await engine.ask(askPoint([item], false));
-    return result;
-  };
+  // No `await` here nor in the methods that return it: a suspended async frame per pending
+  // question is memory (a 2025-era call may wait on the person for minutes).
+  const askOne = (item: AskItem): Promise<ItemResult> => engine.ask(askPoint([item], false)).then(firstOf);
 
   // Once the call is a task its request has been answered: there is no stream left to notify on.
   const channels = sideChannels(
@@ -106,7 +107,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     can,
     async elicit(message, question, options) {
       const key = nextKey(options);
-      return (await askOne(kindFor('form').item(key, { kind: 'form', message, question }))) as never;
+      return askOne(kindFor('form').item(key, { kind: 'form', message, question })) as never;
     },
     async elicitAll(batch) {
       asked++;
@@ -120,7 +121,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       const key = nextKey(options);
       const url = kindFor('url');
       if (typeof target === 'string' || target instanceof URL)
-        return (await askOne(url.item(key, { kind: 'url', message, url: String(target) }))) as never;
+        return askOne(url.item(key, { kind: 'url', message, url: String(target) })) as never;
       const kit = facts.flows;
       if (!kit)
         throw new TypeError(
@@ -139,7 +140,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
         async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
       );
       const flow = { id, kit, principal };
-      return (await askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow }))) as never;
+      return askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
     },
     async answers(questions) {
       const items = batchItems(questions, can);
@@ -160,11 +161,11 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     log: channels.log,
     async sample(params, options) {
       const key = nextKey(options);
-      return (await askOne(kindFor('sampling').item(key, { kind: 'sampling', params }))) as never;
+      return askOne(kindFor('sampling').item(key, { kind: 'sampling', params })) as never;
     },
     async roots(options) {
       const key = nextKey(options);
-      return (await askOne(kindFor('roots').item(key, { kind: 'roots' }))) as never;
+      return askOne(kindFor('roots').item(key, { kind: 'roots' })) as never;
     },
   };
   return context;

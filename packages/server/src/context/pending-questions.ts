@@ -6,13 +6,13 @@ export class PendingQuestions {
     return this.#count;
   }
 
+  readonly #settled = () => {
+    this.#count--;
+  };
+
   /** Counts `question` as pending until it settles, however it settles. */
-  async track<T>(question: Promise<T>): Promise<T> {
+  track<T>(question: Promise<T>): Promise<T> {
     this.#count++;
-    try {
-      return await question;
-    } finally {
-      this.#count--;
-    }
+    return question.finally(this.#settled);
   }
 }

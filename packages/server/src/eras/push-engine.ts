@@ -113,26 +113,35 @@ export class PushEngine {
    * the answer unchecked, so an invalid answer reaches the kind's check and is asked again with its
    * reason (`elicitInput` sends unrelated and turns such an answer into a -32602 that ends the call).
    */
-  async #send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
+  #send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
     const options = { timeout: this.#options.questionTimeoutMs, signal: this.#sdk.mcpReq.signal };
+    let sent: Promise<unknown>;
     try {
       const { resultSchema, ...request } = kind.request.handshake(
         item,
         message,
         this.#options.protocolVersion,
       );
-      if (resultSchema) return await this.#sdk.mcpReq.send(request, resultSchema, options);
-      return await this.#sdk.mcpReq.send(request, options);
+      sent = resultSchema
+        ? this.#sdk.mcpReq.send(request, resultSchema, options)
+        : this.#sdk.mcpReq.send(request, options);
     } catch (error) {
-      // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
-      const signal = this.#sdk.mcpReq.signal;
-      if (signal.aborted) {
-        throw new CallCancelledError(signal.reason);
-      }
-      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-        throw new QuestionTimeoutError(this.#options.questionTimeoutMs);
-      }
-      throw kind.refusal?.(error) ?? error;
+      return Promise.reject(this.#failure(kind, error));
     }
+    // `.catch`, not `try { return await }`: no suspended frame per pending question.
+    return sent.catch((error: unknown) => {
+      throw this.#failure(kind, error);
+    });
+  }
+
+  /** What a failed question means for the call. */
+  #failure(kind: QuestionKind, error: unknown): unknown {
+    // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
+    const signal = this.#sdk.mcpReq.signal;
+    if (signal.aborted) return new CallCancelledError(signal.reason);
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return new QuestionTimeoutError(this.#options.questionTimeoutMs);
+    }
+    return kind.refusal?.(error) ?? error;
   }
 }
