@@ -1,5 +1,8 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
+/** Past this many entries, expired ones are swept on the next write. */
+const SWEEP_AT = 10_000;
+
 /**
  * oidc-provider's storage, in this process's memory: sign-ins, grants, codes, tokens and
  * registered clients last until the demo stops. Entries expire with the artefact they hold.
@@ -25,6 +28,10 @@ export function memoryAdapter(): new (model: string) => Adapter {
       return `${this.#model}:${id}`;
     }
     async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+      if (entries.size > SWEEP_AT) {
+        const now = Date.now();
+        for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+      }
       const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : Number.POSITIVE_INFINITY;
       entries.set(this.#key(id), { payload, expiresAt });
       if (payload.grantId !== undefined) {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 import type Provider from 'oidc-provider';
 import type { Store } from '../db.js';
 import { interactionRoutes } from './interactions.js';
@@ -23,15 +24,15 @@ export async function listenAuthServer(store: Store, port = 0): Promise<AuthServ
   let handle:
     | ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void)
     | undefined;
-  const http: Server = createServer((req, res) => {
+  // The same limits as Brightgrid's own server: slow requests cut off, connections capped.
+  const http: Server = createServer(httpServerOptions(SERVER_HTTP_LIMITS), (req, res) => {
     if (handle === undefined) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('Starting');
       return;
     }
     handle(req, res);
   });
-  http.headersTimeout = 10_000;
-  http.requestTimeout = 30_000;
+  http.maxConnections = SERVER_HTTP_LIMITS.maxConnections;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, '127.0.0.1', () => resolve());
