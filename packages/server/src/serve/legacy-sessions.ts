@@ -13,6 +13,7 @@ import type { SessionRecord, SessionRouter } from './session-router.js';
 interface Session {
   readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly events: SessionEvents;
   readonly server: Server;
   readonly principal: string | undefined;
   lastSeen: number;
@@ -152,11 +153,12 @@ export class LegacySessions {
     // cannot all pass the quota check at once.
     const id = `${this.#options.idPrefix ?? ''}${crypto.randomUUID()}`;
     const server = this.#options.build();
+    const events = new SessionEvents({ now: this.#now });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       maxRequestBodySize: this.#options.maxBodyBytes,
       // Resumable streams: a client reconnects with Last-Event-ID and gets what it missed.
-      eventStore: new SessionEvents(),
+      eventStore: events,
       retryInterval: this.#options.sseRetryMs,
       onsessionclosed: (closed) => {
         this.#drop(closed);
@@ -171,6 +173,7 @@ export class LegacySessions {
     const session: Session = {
       id,
       transport,
+      events,
       server,
       principal,
       lastSeen: this.#now(),
@@ -224,6 +227,7 @@ export class LegacySessions {
     const cutoff = this.#now() - this.#options.idleMs;
     for (const [id, session] of this.#sessions) {
       if (session.lastSeen < cutoff && session.inFlight === 0) this.#drop(id);
+      else session.events.prune();
     }
   }
 }

@@ -54,4 +54,21 @@ describe('SessionEvents', () => {
     expect(await events.getStreamIdForEventId(second)).toBe('a');
     expect(await events.getStreamIdForEventId(third)).toBe('a');
   });
+
+  it('forgets events older than the retention, on the next store or prune', async () => {
+    let now = 1_000;
+    const events = new SessionEvents({ retentionMs: 60_000, now: () => now });
+    const old = await events.storeEvent('a', note(1));
+    now += 30_000;
+    const recent = await events.storeEvent('a', note(2));
+    now += 40_000;
+    events.prune();
+    expect(await events.getStreamIdForEventId(old)).toBeUndefined();
+    expect(await events.getStreamIdForEventId(recent)).toBe('a');
+    expect(events.bytes).toBe(JSON.stringify(note(2)).length);
+    now += 60_000;
+    events.prune();
+    expect(events.bytes).toBe(0);
+    await expect(replay(events, recent)).rejects.toThrow(/call again/);
+  });
 });
