@@ -7,6 +7,7 @@ import { ElicitationUnavailable, SecretInFormError, ToolError } from '../errors.
 import { FlowKit } from '../flows/flow-kit.js';
 import { firstRoundState } from '../state/round-state.js';
 import { type ContextFacts, createContext } from './parley-context.js';
+import { NotificationSequence } from './side-channels.js';
 
 const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;
 
@@ -82,5 +83,39 @@ describe('createContext', () => {
     const request = alice.engine.suspension!.inputRequests.link as { params: { mode: string; url: string } };
     expect(request.params.mode).toBe('url');
     expect(request.params.url).toMatch(/^https:\/\/shop\.example\/connect\/[A-Za-z0-9_-]{43}$/);
+  });
+  it('counts the notifications up to the question a round stops at, not those sent while it unwinds', async () => {
+    const logged: unknown[] = [];
+    const logging = {
+      mcpReq: {
+        signal: new AbortController().signal,
+        log: async (_level: string, data: unknown) => logged.push(data),
+      },
+    } as unknown as ServerContext;
+    const notifications = new NotificationSequence(1);
+    const engine = new ReplayEngine(firstRoundState(), undefined, { maxRounds: 20, maxTries: 3 });
+    const ctx = createContext(
+      {
+        era: 'modern',
+        protocolVersion: '2026-07-28',
+        user: undefined,
+        clientCapabilities: { elicitation: {} },
+        clientInfo: undefined,
+        sdk: logging,
+        flows: undefined,
+        task: NO_TASKS,
+        notifications,
+      },
+      engine,
+    );
+    await ctx.log('info', 'sent by the last round');
+    await ctx.log('info', 'new in this round');
+    try {
+      await expect(ctx.elicit('Name?', ask.text())).rejects.toBe(SUSPEND);
+    } finally {
+      await ctx.log('info', 'unwinding');
+    }
+    expect(logged).toEqual(['new in this round', 'unwinding']);
+    expect(notifications.reached).toBe(2);
   });
 });

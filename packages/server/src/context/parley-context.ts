@@ -2,19 +2,18 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
+import { SUSPEND } from '../eras/replay-engine.js';
 import type { TaskHooks } from '../eras/task-start.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
-import { sideChannels } from './side-channels.js';
+import { NotificationSequence, sideChannels } from './side-channels.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
   ask(point: AskPoint): Promise<ItemResult[]>;
-  /** True while the handler re-runs what an earlier round already ran (notifications are then not sent). */
-  readonly replaying?: boolean;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
 }
 
@@ -31,6 +30,11 @@ export interface ContextFacts {
   readonly guard?: GuardRound;
   /** How the call becomes a task (`ctx.runAsTask()`). */
   readonly task: TaskHooks;
+  /**
+   * Where this run of the handler is in the call's notifications, when the handler has run before
+   * (a later 2026-07-28 round, a later guard round on the 2025 eras). Absent: a first run.
+   */
+  readonly notifications?: NotificationSequence;
 }
 
 /**
@@ -82,15 +86,17 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
     requireDeclared(kind, can);
     return kind;
   };
+  const notifications = facts.notifications ?? new NotificationSequence();
   // No `await` here nor in the methods that return it: a suspended async frame per pending
   // question is memory (a 2025-era call may wait on the person for minutes).
-  const askOne = (item: AskItem): Promise<ItemResult> => engine.ask(askPoint([item], false)).then(firstOf);
+  const ask = (point: AskPoint): Promise<ItemResult[]> =>
+    engine.ask(point).catch((error: unknown) => {
+      if (error === SUSPEND) notifications.stop();
+      throw error;
+    });
+  const askOne = (item: AskItem): Promise<ItemResult> => ask(askPoint([item], false)).then(firstOf);
 
-  // Once the call is a task its request has been answered: there is no stream left to notify on.
-  const channels = sideChannels(
-    facts.sdk,
-    () => engine.replaying === true || facts.task.current !== undefined,
-  );
+  const channels = sideChannels(facts.sdk, notifications, () => facts.task.current !== undefined);
   const context: ParleyContext = {
     era: facts.era,
     protocolVersion: facts.protocolVersion,
@@ -114,7 +120,7 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
       if (Object.keys(batch).length === 0)
         throw new TypeError('ctx.elicitAll() needs at least one question.');
       const items = batchItems(batch, can);
-      const results = await engine.ask(askPoint(items, true));
+      const results = await ask(askPoint(items, true));
       return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
     },
     async elicitUrl(message: string, target: string | URL | FlowTarget, options?: ElicitOptions) {

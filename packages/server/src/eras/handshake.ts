@@ -2,6 +2,7 @@ import { askPoint } from '../ask/ask-item.js';
 import { isDeclared } from '../ask/kind-table.js';
 import { type GuardRound, isInputRequired } from '../context/guard.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
+import { NotificationSequence } from '../context/side-channels.js';
 import { RoundLimitError } from '../errors.js';
 import { newCallId } from '../state/round-state.js';
 import type { EraModule } from './era.js';
@@ -43,10 +44,15 @@ export const handshakeEra: EraModule = {
     };
     // Guard style: the questions of `inputRequired()` are asked over the session, then the handler
     // runs again with their answers, in the same request (a 2025 client never sees input_required).
+    // It runs from the top, so what its earlier runs sent is not sent again.
     let guard: GuardRound | undefined;
+    let notifications = new NotificationSequence();
     for (let round = 1; ; round++) {
-      const result = await invoke(createContext({ ...facts, ...(guard && { guard }) }, engine));
+      const result = await invoke(
+        createContext({ ...facts, ...(guard && { guard }), notifications }, engine),
+      );
       if (!isInputRequired(result)) return result;
+      notifications = new NotificationSequence(notifications.reached);
       if (round >= app.maxRounds) throw new RoundLimitError(app.maxRounds);
       const items = batchItems(result.questions, (kind) =>
         isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),

@@ -12,6 +12,7 @@ import type { App } from '../app.js';
 import { isDeclared } from '../ask/kind-table.js';
 import { isInputRequired } from '../context/guard.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
+import { NotificationSequence } from '../context/side-channels.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState } from '../state/round-state.js';
@@ -77,7 +78,9 @@ export const modernEra: EraModule = {
     };
 
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
-    const facts: ContextFacts = { ...eraFacts, guard };
+    // Every round runs the handler from the top: what earlier rounds sent is not sent again.
+    const notifications = new NotificationSequence(state.notified);
+    const facts: ContextFacts = { ...eraFacts, guard, notifications };
 
     type Outcome = { readonly value: Awaited<ReturnType<typeof invoke>> } | { readonly error: unknown };
     type Value = Awaited<ReturnType<typeof invoke>>;
@@ -111,7 +114,10 @@ export const modernEra: EraModule = {
     const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
       const codec = await app.codec();
-      const requestState = await codec.seal(suspension.state, bindingOf());
+      const requestState = await codec.seal(
+        { ...suspension.state, notified: notifications.reached },
+        bindingOf(),
+      );
       return inputRequired({ inputRequests: suspension.inputRequests, requestState });
     }
     if (!failed) return result!;

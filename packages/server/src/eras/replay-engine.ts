@@ -63,16 +63,6 @@ export class ReplayEngine {
     this.#journal = [...state.journal];
   }
 
-  /**
-   * True while the handler re-runs what an earlier round already ran: before the question the last
-   * round stopped at has been reached again. Notifications the handler sends meanwhile were sent by
-   * that earlier round, so they are not sent again.
-   */
-  get replaying(): boolean {
-    if (this.#frontierDone) return false;
-    return this.#cursor < this.#journal.length || this.#state.pending !== undefined;
-  }
-
   get suspension(): Suspension | undefined {
     return this.#suspension;
   }

@@ -22,10 +22,6 @@ export class EngineSwitch implements AskEngine {
     this.#current = next;
   }
 
-  get replaying(): boolean {
-    return this.#current.replaying === true;
-  }
-
   ask(point: AskPoint): Promise<ItemResult[]> {
     return this.#current.ask(point);
   }

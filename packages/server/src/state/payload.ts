@@ -3,8 +3,9 @@ import type { GuardAsked, Json, PendingAsk, RoundState } from './round-state.js'
 
 /**
  * The byte layout of a sealed round state. Compact, because the client carries it on every
- * round: `[callId, expires, rounds, fingerprints, results, pending, guard]` as JSON (`pending` is
- * `null` when only `guard` follows it; both are left out when absent), the 24-bit
+ * round: `[callId, expires, rounds, fingerprints, results, pending, guard, notified]` as JSON
+ * (`pending` and `guard` are `null` when absent but something follows them; trailing absent ones,
+ * and a `notified` of 0, are left out, so states sealed before `notified` existed read the same), the 24-bit
  * fingerprints packed 3 bytes each into one base64url string, and the whole deflated once it is
  * long enough for that to pay (long text answers).
  */
@@ -36,10 +37,12 @@ export function encodePayload(state: RoundState, expires: number): Uint8Array {
         ? [pending.fingerprint, pending.tries, pending.partial]
         : [pending.fingerprint, pending.tries],
     );
-  if (state.guard) {
+  const notified = state.notified ?? 0;
+  if (state.guard || notified > 0) {
     if (!pending) payload.push(null);
-    payload.push([state.guard.asked, state.guard.data]);
+    payload.push(state.guard ? [state.guard.asked, state.guard.data] : null);
   }
+  if (notified > 0) payload.push(notified);
   const json = encoder.encode(JSON.stringify(payload));
   if (json.length < DEFLATE_FROM_BYTES) return json;
   const deflated = deflateRawSync(json, ZLIB);
@@ -69,8 +72,8 @@ export function decodePayload(
   } catch {
     return undefined;
   }
-  if (!Array.isArray(payload) || payload.length < 5 || payload.length > 7) return undefined;
-  const [callId, expires, rounds, packed, results, pendingRaw, guardRaw] = payload as unknown[];
+  if (!Array.isArray(payload) || payload.length < 5 || payload.length > 8) return undefined;
+  const [callId, expires, rounds, packed, results, pendingRaw, guardRaw, notified] = payload as unknown[];
   if (typeof callId !== 'string' || !isCount(expires) || !isCount(rounds) || typeof packed !== 'string')
     return undefined;
   if (!Array.isArray(results)) return undefined;
@@ -93,11 +96,26 @@ export function decodePayload(
     };
   }
   let guard: GuardAsked | undefined;
-  if (guardRaw !== undefined) {
+  if (guardRaw !== undefined && guardRaw !== null) {
     if (!Array.isArray(guardRaw) || guardRaw.length !== 2 || !isCount(guardRaw[0])) return undefined;
     guard = { asked: guardRaw[0], data: guardRaw[1] as Json };
   }
-  return { state: { callId, rounds, journal, pending, ...(guard && { guard }) }, expires };
+  let count = 0;
+  if (notified !== undefined) {
+    if (!isCount(notified)) return undefined;
+    count = notified;
+  }
+  return {
+    state: {
+      callId,
+      rounds,
+      journal,
+      pending,
+      ...(guard && { guard }),
+      ...(count > 0 && { notified: count }),
+    },
+    expires,
+  };
 }
 
 function isCount(value: unknown): value is number {

@@ -28,6 +28,12 @@ export interface RoundState {
   readonly pending: PendingAsk | undefined;
   /** Set when the last round ended with a guard-style `inputRequired(questions, { data })`. */
   readonly guard?: GuardAsked;
+  /**
+   * How many `ctx.progress`/`ctx.log` calls the handler made in earlier rounds (they were sent then,
+   * so a later round that makes them again does not send them). Absent in states sealed before it
+   * existed, and when there were none.
+   */
+  readonly notified?: number;
 }
 
 /** What a guard-style round asked (the fingerprint of its questions) and the author's own data. */

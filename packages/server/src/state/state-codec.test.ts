@@ -23,14 +23,22 @@ const state: RoundState = {
   pending: { fingerprint: 7, tries: 1, partial: { date: ['2026-12-01'] } },
 };
 
+async function ring(keys: [string, number][] = [['k1', 1]]) {
+  return KeyRing.create(
+    keys.map(([id, fill]) => ({ id, secret: secret(fill) })),
+    { backend: nodeAead },
+  );
+}
+
+/** Seals `payload` (a round state's JSON layout, written out by hand) as the server's codec would. */
+async function sealLayout(payload: unknown[]): Promise<string> {
+  return (await ring()).seal(new TextEncoder().encode(JSON.stringify(payload)), bindingBytes(binding));
+}
+
 async function codec(
   options: { keys?: [string, number][]; now?: () => number; ttl?: number; maxChars?: number } = {},
 ) {
-  const ring = await KeyRing.create(
-    (options.keys ?? [['k1', 1]]).map(([id, fill]) => ({ id, secret: secret(fill) })),
-    { backend: nodeAead },
-  );
-  return new StateCodec(ring, {
+  return new StateCodec(await ring(options.keys), {
     ttlSeconds: options.ttl ?? 600,
     maxChars: options.maxChars ?? 16_384,
     clockSkewSeconds: 30,
@@ -159,5 +167,57 @@ describe('StateCodec', () => {
     const answerBytes = answers.reduce((sum, answer) => sum + JSON.stringify(answer).length, 0);
     expect(token.length).toBeLessThan(200 + answerBytes);
     expect(await c.open(token, bindingBytes(binding))).toEqual({ ok: true, state: grown });
+  });
+  it('carries the count of notifications sent, compactly, and leaves it out while it is 0', async () => {
+    const c = await codec();
+    const counted: RoundState = { ...state, guard: { asked: 5, data: ['a'] }, notified: 6 };
+    const token = await c.seal(counted, bindingBytes(binding));
+    expect(await c.open(token, bindingBytes(binding))).toEqual({ ok: true, state: counted });
+    const plain = await c.seal({ ...counted, notified: 0 }, bindingBytes(binding));
+    expect(token.length - plain.length).toBeLessThanOrEqual(4); // ",6" and base64 rounding
+    const { notified: _, ...withoutCount } = counted;
+    expect(await c.open(plain, bindingBytes(binding))).toEqual({ ok: true, state: withoutCount });
+    // Without pending or guard, their places are held by null.
+    const bare: RoundState = { callId: 'c', rounds: 1, journal: [], pending: undefined, notified: 2 };
+    expect(await c.open(await c.seal(bare, bindingBytes(binding)), bindingBytes(binding))).toEqual({
+      ok: true,
+      state: bare,
+    });
+  });
+
+  it('opens states sealed before the count existed (the 5- to 7-element layouts)', async () => {
+    const c = await codec();
+    const expires = Math.floor(Date.now() / 1000) + 60;
+    const fingerprints = Buffer.from([0, 0, 9]).toString('base64url');
+    const layouts: [unknown[], RoundState][] = [
+      [['c', expires, 0, '', []], { callId: 'c', rounds: 0, journal: [], pending: undefined }],
+      [
+        ['c', expires, 1, fingerprints, [['x']], [7, 0]],
+        { callId: 'c', rounds: 1, journal: [[9, ['x']]], pending: { fingerprint: 7, tries: 0 } },
+      ],
+      [
+        ['c', expires, 2, '', [], null, [5, { step: 2 }]],
+        { callId: 'c', rounds: 2, journal: [], pending: undefined, guard: { asked: 5, data: { step: 2 } } },
+      ],
+    ];
+    for (const [layout, opened] of layouts)
+      expect(await c.open(await sealLayout(layout), bindingBytes(binding))).toEqual({
+        ok: true,
+        state: opened,
+      });
+  });
+
+  it('refuses a count that is not a count, and opens an absurd one as it is', async () => {
+    const c = await codec();
+    const expires = Math.floor(Date.now() / 1000) + 60;
+    for (const count of [-1, 1.5, '3', null, 2 ** 60])
+      expect(
+        await c.open(await sealLayout(['c', expires, 1, '', [], null, null, count]), bindingBytes(binding)),
+      ).toEqual({ ok: false, reason: 'bad-payload' });
+    const huge = await sealLayout(['c', expires, 1, '', [], null, null, Number.MAX_SAFE_INTEGER]);
+    expect(await c.open(huge, bindingBytes(binding))).toMatchObject({
+      ok: true,
+      state: { notified: Number.MAX_SAFE_INTEGER },
+    });
   });
 });
