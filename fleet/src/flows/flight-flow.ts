@@ -1,16 +1,9 @@
 import type { Outcome } from '../mcp/outcome.js';
 import { futureDate, type Random } from '../random.js';
 import type { UserName } from '../users.js';
+import { type Destination, flightBookings, randomDestination } from './bookings.js';
 import type { Progress, Step } from './flow.js';
-import { BookingFlow, CONTINUE, type FlowDeps, mismatch, unexpected } from './rounds-flow.js';
-
-/** Brightgrid's catalogue: destination code, city, fare. */
-const DESTINATIONS = [
-  { code: 'LIS', city: 'Lisbon', fareEur: 129 },
-  { code: 'OSL', city: 'Oslo', fareEur: 164 },
-  { code: 'YUL', city: 'Montréal', fareEur: 512 },
-  { code: 'KIX', city: 'Osaka', fareEur: 780 },
-] as const;
+import { BookingFlow, CONTINUE, type FlowDeps, unexpected } from './rounds-flow.js';
 
 /** A round of a flow that a probe may present elsewhere (it books nothing). */
 export interface Replayable {
@@ -26,13 +19,13 @@ export interface Replayable {
  * it books is unique to it.
  */
 export class FlightFlow extends BookingFlow {
-  readonly #destination: (typeof DESTINATIONS)[number];
+  readonly #destination: Destination;
   readonly #date: string;
   #firstState: string | undefined;
 
   constructor(id: number, user: UserName, deps: FlowDeps, random: Random) {
     super(id, 'three-round', user, deps);
-    this.#destination = random.pick(DESTINATIONS);
+    this.#destination = randomDestination(random);
     this.#date = futureDate(id);
   }
 
@@ -91,20 +84,15 @@ export class FlightFlow extends BookingFlow {
   }
 
   protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
-    return (bookings.flights ?? []) as Record<string, unknown>[];
+    return flightBookings.of(bookings);
   }
 
   protected isMine(flight: Record<string, unknown>): boolean {
-    return flight.date === this.#date;
+    return flightBookings.isMine(flight, this.#date);
   }
 
   protected checkBooking(flight: Record<string, unknown>): string | undefined {
-    const problem = mismatch(flight, {
-      user: this.user,
-      destination: this.#destination.code,
-      city: this.#destination.city,
-      date: this.#date,
-    });
+    const problem = flightBookings.problem(flight, this.user, this.#destination, this.#date);
     return problem && `flight flow ${this.id} (${this.user}): ${problem}`;
   }
 }

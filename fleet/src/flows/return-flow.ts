@@ -1,33 +1,20 @@
 import type { Outcome } from '../mcp/outcome.js';
-import { futureDate, type Random } from '../random.js';
+import type { Random } from '../random.js';
 import { USERS, type UserName } from '../users.js';
+import { type ReturnAnswer, randomReturnAnswer, returnBookings } from './bookings.js';
 import type { Progress, Step } from './flow.js';
-import { BookingFlow, CONTINUE, type FlowDeps, mismatch, unexpected } from './rounds-flow.js';
-
-const REASONS = ['Broken', 'Wrong item', 'No longer needed'] as const;
+import { BookingFlow, CONTINUE, type FlowDeps, unexpected } from './rounds-flow.js';
 
 /**
  * The form flow: `book_return` asks one form (its email pre-filled with the caller's own address);
  * the answer carries a unique email, and the booking must come back with exactly this flow's data.
  */
 export class ReturnFlow extends BookingFlow {
-  readonly #answer: {
-    reason: (typeof REASONS)[number];
-    email: string;
-    boxes: number;
-    pickup_date: string;
-    gift_wrap: boolean;
-  };
+  readonly #answer: ReturnAnswer;
 
   constructor(id: number, user: UserName, deps: FlowDeps, random: Random) {
     super(id, 'form', user, deps);
-    this.#answer = {
-      reason: random.pick(REASONS),
-      email: `return-${id}-${random.word(8)}@fleet.example`,
-      boxes: random.int(1, 3),
-      pickup_date: futureDate(random.int(0, 3000)),
-      gift_wrap: random.next() < 0.5,
-    };
+    this.#answer = randomReturnAnswer(`return-${id}`, random);
   }
 
   protected roundStep(round: number): Step {
@@ -57,22 +44,15 @@ export class ReturnFlow extends BookingFlow {
   }
 
   protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
-    return (bookings.returns ?? []) as Record<string, unknown>[];
+    return returnBookings.of(bookings);
   }
 
   protected isMine(booked: Record<string, unknown>): boolean {
-    return booked.email === this.#answer.email;
+    return returnBookings.isMine(booked, this.#answer);
   }
 
   protected checkBooking(booked: Record<string, unknown>): string | undefined {
-    const problem = mismatch(booked, {
-      user: this.user,
-      email: this.#answer.email,
-      reason: this.#answer.reason,
-      boxes: this.#answer.boxes,
-      pickupDate: this.#answer.pickup_date,
-      giftWrap: this.#answer.gift_wrap,
-    });
+    const problem = returnBookings.problem(booked, this.user, this.#answer);
     return problem && `return flow ${this.id} (${this.user}): ${problem}`;
   }
 }

@@ -1,6 +1,13 @@
 import type { CallToolResult, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
+import {
+  type Destination,
+  flightBookings,
+  type ReturnAnswer,
+  randomDestination,
+  randomReturnAnswer,
+  returnBookings,
+} from '../flows/bookings.js';
 import type { FlowKind } from '../flows/flow.js';
-import { mismatch } from '../flows/rounds-flow.js';
 import { futureDate, type Random } from '../random.js';
 import { type Tokens, USERS, type UserName } from '../users.js';
 import type { EraResult } from './era-result.js';
@@ -26,14 +33,6 @@ const MAX_RETRIES = 8;
 const CALL_TIMEOUT_MS = 10_000;
 /** After an unclear failure, how long a booking that was on its way may take to be written. */
 const SETTLE_MS = 1_500;
-
-const REASONS = ['Broken', 'Wrong item', 'No longer needed'] as const;
-const DESTINATIONS = [
-  { code: 'LIS', city: 'Lisbon', fareEur: 129 },
-  { code: 'OSL', city: 'Oslo', fareEur: 164 },
-  { code: 'YUL', city: 'Montréal', fareEur: 512 },
-  { code: 'KIX', city: 'Osaka', fareEur: 780 },
-] as const;
 
 /** One attempt's questions: the answer to send, or what was wrong with the question. */
 type Answered = { readonly result: ElicitResult } | { readonly wrong: string };
@@ -169,23 +168,11 @@ function textOf(result: CallToolResult): string {
 export class HandshakeReturnFlow extends HandshakeFlow {
   protected readonly tool = 'book_return';
   protected readonly questions = 1;
-  readonly #answer: {
-    reason: (typeof REASONS)[number];
-    email: string;
-    boxes: number;
-    pickup_date: string;
-    gift_wrap: boolean;
-  };
+  readonly #answer: ReturnAnswer;
 
   constructor(id: number, user: UserName, deps: HandshakeDeps, random: Random) {
     super(id, 'form', user, deps);
-    this.#answer = {
-      reason: random.pick(REASONS),
-      email: `return-2025-${id}-${random.word(8)}@fleet.example`,
-      boxes: random.int(1, 3),
-      pickup_date: futureDate(random.int(0, 3000)),
-      gift_wrap: random.next() < 0.5,
-    };
+    this.#answer = randomReturnAnswer(`return-2025-${id}`, random);
   }
 
   protected answer(_index: number, request: ElicitRequest): Answered {
@@ -207,22 +194,15 @@ export class HandshakeReturnFlow extends HandshakeFlow {
   }
 
   protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
-    return (bookings.returns ?? []) as Record<string, unknown>[];
+    return returnBookings.of(bookings);
   }
 
   protected isMine(booked: Record<string, unknown>): boolean {
-    return booked.email === this.#answer.email;
+    return returnBookings.isMine(booked, this.#answer);
   }
 
   protected checkBooking(booked: Record<string, unknown>): string | undefined {
-    const problem = mismatch(booked, {
-      user: this.user,
-      email: this.#answer.email,
-      reason: this.#answer.reason,
-      boxes: this.#answer.boxes,
-      pickupDate: this.#answer.pickup_date,
-      giftWrap: this.#answer.gift_wrap,
-    });
+    const problem = returnBookings.problem(booked, this.user, this.#answer);
     return problem && `2025 return flow ${this.id} (${this.user}): ${problem}`;
   }
 }
@@ -231,13 +211,13 @@ export class HandshakeReturnFlow extends HandshakeFlow {
 export class HandshakeFlightFlow extends HandshakeFlow {
   protected readonly tool = 'book_flight';
   protected readonly questions = 3;
-  readonly #destination: (typeof DESTINATIONS)[number];
+  readonly #destination: Destination;
   readonly #date: string;
 
   /** `day`: the flow's own departure day after 2030-01-01 (unique in the run). */
   constructor(id: number, user: UserName, deps: HandshakeDeps, random: Random, day: number) {
     super(id, 'three-round', user, deps);
-    this.#destination = random.pick(DESTINATIONS);
+    this.#destination = randomDestination(random);
     this.#date = futureDate(day);
   }
 
@@ -263,20 +243,15 @@ export class HandshakeFlightFlow extends HandshakeFlow {
   }
 
   protected bookingsOfKind(bookings: Record<string, unknown>): Record<string, unknown>[] {
-    return (bookings.flights ?? []) as Record<string, unknown>[];
+    return flightBookings.of(bookings);
   }
 
   protected isMine(flight: Record<string, unknown>): boolean {
-    return flight.date === this.#date;
+    return flightBookings.isMine(flight, this.#date);
   }
 
   protected checkBooking(flight: Record<string, unknown>): string | undefined {
-    const problem = mismatch(flight, {
-      user: this.user,
-      destination: this.#destination.code,
-      city: this.#destination.city,
-      date: this.#date,
-    });
+    const problem = flightBookings.problem(flight, this.user, this.#destination, this.#date);
     return problem && `2025 flight flow ${this.id} (${this.user}): ${problem}`;
   }
 }
