@@ -99,6 +99,10 @@ describe('scripted', () => {
     expect(await ui.waitForUrl?.(first, inspection, context('a'))).toBe('finished');
     expect(await ui.url(second, inspection, context('b'))).toEqual({ action: 'accept' });
     expect(await ui.waitForUrl?.(second, inspection, context('b'))).toBe('cancel');
+    expect(ui.asked.map(({ mode, key, message }) => ({ mode, key, message }))).toEqual([
+      { mode: 'url', key: 'a', message: 'Sign in' },
+      { mode: 'url', key: 'b', message: 'Pay' },
+    ]);
   });
 
   it('records a refused URL without using up an answer', async () => {
@@ -108,7 +112,7 @@ describe('scripted', () => {
     expect(await ui.url({ message: 'Open', url: 'javascript:alert(1)' }, refused, context())).toEqual({
       action: 'decline',
     });
-    expect(ui.asked[0]?.answer).toBe('refused');
+    expect(ui.asked[0]).toMatchObject({ mode: 'url', url: 'javascript:alert(1)', answer: 'refused' });
     expect(
       await ui.url(
         { message: 'Open', url: 'https://example.com' },

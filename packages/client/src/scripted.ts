@@ -119,10 +119,15 @@ export function scripted(
     return normalize(answer);
   };
 
-  const record = (request: FormRequest | UrlRequest, context: AskContext, extra: Partial<AskRecord>) => {
+  const record = (
+    mode: AskRecord['mode'],
+    message: string,
+    context: AskContext,
+    extra: Partial<AskRecord>,
+  ) => {
     asked.push({
-      mode: 'url' in request ? 'url' : 'form',
-      message: request.message,
+      mode,
+      message,
       ...(context.key !== undefined && { key: context.key }),
       server: context.server,
       call: context.call,
@@ -150,18 +155,7 @@ export function scripted(
         { server: context.server.name, call: context.call },
       );
     }
-    asked.push({
-      mode: 'sampling',
-      message,
-      ...(context.key !== undefined && { key: context.key }),
-      server: context.server,
-      call: context.call,
-      round: context.round,
-      position: context.position,
-      era: context.era,
-      sampling: request,
-      answer,
-    });
+    record('sampling', message, context, { sampling: request, answer });
     return answer;
   };
 
@@ -171,7 +165,7 @@ export function scripted(
     ...(declaresSampling && { sampling }),
     async form(request, context) {
       const answer = (await next(request, context)) as ElicitResult;
-      record(request, context, {
+      record('form', request.message, context, {
         requestedSchema: request.requestedSchema,
         ...(request.title !== undefined && { title: request.title }),
         answer,
@@ -180,13 +174,13 @@ export function scripted(
     },
     async url(request, inspection, context) {
       if (!inspection.allowed) {
-        record(request, context, { url: request.url, inspection, answer: 'refused' });
+        record('url', request.message, context, { url: request.url, inspection, answer: 'refused' });
         return { action: 'decline' };
       }
       const answer = await next(request, context);
       const consent = { action: answer.action } as UrlConsent;
       if (answer.wait === 'cancel' || answer.wait === 'finished') waits.set(request, answer.wait);
-      record(request, context, { url: request.url, inspection, answer: consent });
+      record('url', request.message, context, { url: request.url, inspection, answer: consent });
       return consent;
     },
     async waitForUrl(request) {
