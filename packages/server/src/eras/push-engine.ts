@@ -1,14 +1,9 @@
 import { SdkError, SdkErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
-import { kindOf, questionMessage } from '../ask/kind-table.js';
+import { askUntilAnswered } from '../ask/ask-until-answered.js';
 import type { FlowWatch, QuestionKind } from '../ask/question-kind.js';
 import type { PendingQuestions } from '../context/pending-questions.js';
-import {
-  CallCancelledError,
-  QuestionTimeoutError,
-  RoundLimitError,
-  TooManyInvalidAnswersError,
-} from '../errors.js';
+import { CallCancelledError, QuestionTimeoutError, RoundLimitError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 
@@ -61,32 +56,19 @@ export class PushEngine {
     return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
   }
 
-  async #askOne(item: AskItem): Promise<ItemResult> {
-    const kind = kindOf(item);
-    let reason: string | undefined;
+  #askOne(item: AskItem): Promise<ItemResult> {
     this.#options.onAsk?.(item.key);
-    for (let tries = 0; ; ) {
-      const reply = await this.#options.pending.track(this.#send(kind, item, questionMessage(item, reason)));
-      const checked = kind.check(item, reply);
-      if (checked.status === 'ok') {
-        const action = (checked.result as { action?: unknown } | null)?.action;
-        if (action === 'accept' || action === 'decline' || action === 'cancel')
-          this.#options.onAnswer?.(item.key, action);
-        if (!kind.settle) return checked.result;
-        // The watch waits until the flow settles, so "not settled" cannot come back here; if a
-        // kind ever returns it, the question is asked again, as on 2026-07-28.
-        const settled = await kind.settle(item, checked.result, this.#waitForFlow);
-        if (settled !== undefined) return settled;
-        reason = undefined;
-        continue;
-      }
-      if (checked.status === 'malformed')
-        throw new Error(`The client answered with something unusable: ${checked.problem}.`);
-      tries++;
-      if (tries >= this.#options.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
-      this.#countRound();
-      reason = checked.reason;
-    }
+    // The watch waits until a flow settles, so "not settled" cannot come back here; if a kind ever
+    // returns it, the question is asked again, as on 2026-07-28.
+    return askUntilAnswered(item, {
+      send: (kind, question, message) => this.#options.pending.track(this.#send(kind, question, message)),
+      waitForFlow: this.#waitForFlow,
+      maxTries: this.#options.maxTries,
+      malformed: (_question, _kind, problem) =>
+        new Error(`The client answered with something unusable: ${problem}.`),
+      onAnswer: this.#options.onAnswer,
+      beforeAskingAgain: () => this.#countRound(),
+    });
   }
 
   #countRound(): void {

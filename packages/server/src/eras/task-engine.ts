@@ -1,7 +1,7 @@
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
-import { kindOf, questionMessage } from '../ask/kind-table.js';
+import { askUntilAnswered } from '../ask/ask-until-answered.js';
 import type { FlowWatch } from '../ask/question-kind.js';
-import { ToolError, TooManyInvalidAnswersError } from '../errors.js';
+import { ToolError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
@@ -50,27 +50,14 @@ export class TaskEngine {
   readonly #waitForFlow: FlowWatch = (flow) =>
     flow.kit.waitFor(flow.id, flow.principal, this.#task.abort.signal, this.#questionTimeoutMs);
 
-  async #askOne(item: AskItem): Promise<ItemResult> {
-    const kind = kindOf(item);
-    let reason: string | undefined;
-    for (let tries = 0; ; ) {
-      const reply = await this.#task.waitFor(
-        item.key,
-        kind.request.modern(item, questionMessage(item, reason)),
-      );
-      const checked = kind.check(item, reply);
-      if (checked.status === 'ok') {
-        if (!kind.settle) return checked.result;
-        const settled = await kind.settle(item, checked.result, this.#waitForFlow);
-        if (settled !== undefined) return settled;
-        reason = undefined;
-        continue;
-      }
-      if (checked.status === 'malformed')
-        throw new ToolError(`The answer to '${item.key}' is not ${kind.expected}: ${checked.problem}.`);
-      tries++;
-      if (tries >= this.#maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
-      reason = checked.reason;
-    }
+  #askOne(item: AskItem): Promise<ItemResult> {
+    return askUntilAnswered(item, {
+      send: (kind, question, message) =>
+        this.#task.waitFor(question.key, kind.request.modern(question, message)),
+      waitForFlow: this.#waitForFlow,
+      maxTries: this.#maxTries,
+      malformed: (question, kind, problem) =>
+        new ToolError(`The answer to '${question.key}' is not ${kind.expected}: ${problem}.`),
+    });
   }
 }

@@ -1,0 +1,48 @@
+import { TooManyInvalidAnswersError } from '../errors.js';
+import type { AskItem, ItemResult } from './ask-item.js';
+import { kindOf, questionMessage } from './kind-table.js';
+import type { FlowWatch, QuestionKind } from './question-kind.js';
+
+/** How an engine that waits for each reply (2025 sessions, tasks) puts one question to the client. */
+export interface WaitingAsk {
+  /** Sends the question with this message (it carries the reason the last answer was refused). */
+  readonly send: (kind: QuestionKind, item: AskItem, message: string) => Promise<unknown>;
+  /** After consent to a URL, waits until the flow's page settles it. */
+  readonly waitForFlow: FlowWatch;
+  readonly maxTries: number;
+  /** The error for a reply that is not even the shape of an answer. */
+  readonly malformed: (item: AskItem, kind: QuestionKind, problem: string) => Error;
+  /** Told the action of each usable answer (never its content). */
+  readonly onAnswer?: ((key: string, action: 'accept' | 'decline' | 'cancel') => void) | undefined;
+  /** Called before an invalid answer is asked again (the 2025 eras count that as a round). */
+  readonly beforeAskingAgain?: (() => void) | undefined;
+}
+
+/**
+ * Asks one question until it has a usable answer: an invalid answer is asked again with its
+ * reason, up to `maxTries`; a URL flow the person consented to is waited on, and asked again when
+ * it did not settle.
+ */
+export async function askUntilAnswered(item: AskItem, how: WaitingAsk): Promise<ItemResult> {
+  const kind = kindOf(item);
+  let reason: string | undefined;
+  for (let tries = 0; ; ) {
+    const reply = await how.send(kind, item, questionMessage(item, reason));
+    const checked = kind.check(item, reply);
+    if (checked.status === 'ok') {
+      const action = (checked.result as { action?: unknown } | null)?.action;
+      if (action === 'accept' || action === 'decline' || action === 'cancel')
+        how.onAnswer?.(item.key, action);
+      if (!kind.settle) return checked.result;
+      const settled = await kind.settle(item, checked.result, how.waitForFlow);
+      if (settled !== undefined) return settled;
+      reason = undefined;
+      continue;
+    }
+    if (checked.status === 'malformed') throw how.malformed(item, kind, checked.problem);
+    tries++;
+    if (tries >= how.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
+    how.beforeAskingAgain?.();
+    reason = checked.reason;
+  }
+}
