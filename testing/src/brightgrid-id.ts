@@ -68,16 +68,25 @@ export async function signInAtBrightgridId(
     const login = page.getByLabel('User name');
     const allow = page.getByRole('button', { name: 'Allow' });
     await login.or(allow).first().waitFor();
-    const before = page.url();
-    if (await login.isVisible()) {
-      await login.fill(username);
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    } else {
-      await allow.click();
-    }
-    await page.waitForURL((url) => url.href !== before);
+    await passBrightgridIdPage(page, username, password);
     await page.waitForLoadState();
   }
   if (!leftId()) throw new Error(`Brightgrid ID did not send the browser back (at ${page.url()})`);
+}
+
+/**
+ * Answers the Brightgrid ID page the browser is on, as a person would: the sign-in form with these
+ * credentials, or Allow on the consent page. Resolves once the browser has moved on.
+ */
+export async function passBrightgridIdPage(page: Page, username: string, password: string): Promise<void> {
+  const login = page.getByLabel('User name');
+  const before = page.url();
+  if (await login.isVisible()) {
+    await login.fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  } else {
+    await page.getByRole('button', { name: 'Allow' }).click();
+  }
+  await page.waitForURL((url) => url.href !== before);
 }

@@ -1,4 +1,9 @@
-export { type BrightgridWithId, signInAtBrightgridId, startBrightgridWithId } from './brightgrid-id.js';
+export {
+  type BrightgridWithId,
+  passBrightgridIdPage,
+  signInAtBrightgridId,
+  startBrightgridWithId,
+} from './brightgrid-id.js';
 export { CHROMIUM_ARGS } from './chromium.js';
 export { freePort, isListening, waitForPort } from './free-port.js';
 export {

@@ -1,4 +1,5 @@
 import type { Authorize } from '@parley/client/oauth';
+import { passBrightgridIdPage } from '@parley/testing';
 import type { Page } from 'playwright-core';
 
 /**
@@ -86,15 +87,7 @@ export function signInInBrowser(
         const done = page.getByText('Signed in; close this tab.');
         await login.or(allow).or(done).first().waitFor();
         if (callback !== undefined) break;
-        const before = page.url();
-        if (await login.isVisible()) {
-          await login.fill(username);
-          await page.getByLabel('Password').fill(password);
-          await page.getByRole('button', { name: 'Sign in' }).click();
-        } else {
-          await allow.click();
-        }
-        await page.waitForURL((url) => url.href !== before);
+        await passBrightgridIdPage(page, username, password);
       }
     } finally {
       await page.unroute(isCallback);
