@@ -3,10 +3,10 @@ import type { QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { SUSPEND } from '../eras/replay-engine.js';
-import type { TaskHooks } from '../eras/task-start.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
 import { NotificationSequence, sideChannels } from './side-channels.js';
@@ -15,6 +15,13 @@ import { NotificationSequence, sideChannels } from './side-channels.js';
 export interface AskEngine {
   ask(point: AskPoint): Promise<ItemResult[]>;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
+}
+
+/** How a call becomes a task (the tasks extension); `eras/task-start.ts` implements it. */
+export interface TaskHooks {
+  /** The task, once the call became one. */
+  readonly current: TaskRecord | undefined;
+  runAsTask(): Promise<void>;
 }
 
 export interface ContextFacts {

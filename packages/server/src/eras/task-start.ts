@@ -1,7 +1,7 @@
 import { MissingRequiredClientCapabilityError } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { AskPoint, ItemResult } from '../ask/ask-item.js';
-import type { AskEngine } from '../context/parley-context.js';
+import type { AskEngine, TaskHooks } from '../context/parley-context.js';
 import { ToolError } from '../errors.js';
 import type { TaskMode } from '../registry/tools.js';
 import type { Json } from '../state/round-state.js';
@@ -32,12 +32,6 @@ export class EngineSwitch implements AskEngine {
 }
 
 /** What the context needs to turn its call into a task. */
-export interface TaskHooks {
-  /** The task, once the call became one. */
-  readonly current: TaskRecord | undefined;
-  runAsTask(): Promise<void>;
-}
-
 interface TaskStartOptions {
   readonly app: App;
   readonly mode: TaskMode | undefined;
