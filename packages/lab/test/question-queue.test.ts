@@ -1,37 +1,22 @@
 // Questions that arrive together (here from two servers at once) reach the person one at a time,
 // in the order they arrived, each saying which server asks; cancel ends the round it belongs to.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, openLab, screenshot } from './helpers/browser.js';
-import {
-  ERA_WORDS,
-  resultOf,
-  reviewAndAccept,
-  settledStatuses,
-  waitForNoQuestion,
-  waitForQuestion,
-} from './helpers/lab-page.js';
-import { type Running, STDIO_FIXTURE, startHttpFixture, startLabProcess } from './helpers/processes.js';
+import { screenshot } from './helpers/browser.js';
+import { resultOf, reviewAndAccept, waitForNoQuestion, waitForQuestion } from './helpers/lab-page.js';
+import { startTwoServerLab, type TwoServerLab } from './helpers/two-server-lab.js';
 
-let browser: Browser;
-let lab: Running & { url: string };
-let fixture: Running & { url: string };
+let setup: TwoServerLab;
+let lab: TwoServerLab['lab'];
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  fixture = await startHttpFixture();
-  lab = await startLabProcess([STDIO_FIXTURE, fixture.url, '--era', 'modern']);
-  page = await openLab(browser, lab.url);
-  // The era is pinned: on "auto" a stdio server slower to start than the client's 10 s discover probe
-  // (as on a loaded machine) is taken for a handshake-era server, and this file is not about that.
-  expect(await settledStatuses(page, 2)).toEqual([ERA_WORDS.modern, ERA_WORDS.modern]);
+  setup = await startTwoServerLab();
+  ({ lab, page } = setup);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await lab?.stop();
-  await fixture?.stop();
+  await setup?.stop();
 });
 
 async function startCall(serverId: string, name: string): Promise<void> {

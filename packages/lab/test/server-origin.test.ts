@@ -2,39 +2,26 @@
 // where each server is (the origin of its URL, or its command line) next to its name, in the side
 // bar and above each question, and flags servers that share a name. Both fixture servers here call
 // themselves "lab-fixture": one over stdio, one over HTTP.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openLab, screenshot } from './helpers/browser.js';
-import { callTool, dialog, ERA_WORDS, settledStatuses, waitForQuestion } from './helpers/lab-page.js';
-import {
-  FIXTURE_SERVER,
-  type Running,
-  STDIO_FIXTURE,
-  startHttpFixture,
-  startLabProcess,
-} from './helpers/processes.js';
+import { screenshot } from './helpers/browser.js';
+import { callTool, dialog, waitForQuestion } from './helpers/lab-page.js';
+import { FIXTURE_SERVER, STDIO_FIXTURE } from './helpers/processes.js';
+import { startTwoServerLab, type TwoServerLab } from './helpers/two-server-lab.js';
 
 const SAME_NAME = 'Another server has this name: check where each one is.';
 
-let browser: Browser;
-let lab: Running & { url: string };
-let fixture: Running & { url: string };
+let setup: TwoServerLab;
+let fixture: TwoServerLab['fixture'];
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  fixture = await startHttpFixture();
-  lab = await startLabProcess([STDIO_FIXTURE, fixture.url, '--era', 'modern']);
-  page = await openLab(browser, lab.url);
-  // The era is pinned: on "auto" a stdio server slower to start than the client's 10 s discover probe
-  // (as on a loaded machine) is taken for a handshake-era server, and this file is not about that.
-  expect(await settledStatuses(page, 2)).toEqual([ERA_WORDS.modern, ERA_WORDS.modern]);
+  setup = await startTwoServerLab();
+  ({ fixture, page } = setup);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await lab?.stop();
-  await fixture?.stop();
+  await setup?.stop();
 });
 
 const pick = (id: string) => page.locator(`[data-server-id="${id}"] .server-pick`);
