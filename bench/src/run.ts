@@ -19,6 +19,7 @@ import { measureClient } from './workloads/client-driver.js';
 import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
+import { measureHeldResponses, measureStdioPending } from './workloads/pending-floors.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
 import { measureSessionMemory } from './workloads/session-memory.js';
@@ -142,7 +143,16 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       const roomy = await servers.start('parley', 'parley (HTTP, idle sessions)');
       const sessions = await measureSessionMemory(roomy, 100);
       await roomy.stop();
-      measured.memory = { modern, pending, sessions };
+      progress(`(f) floors: ${pending.questions} held HTTP responses, questions pending over stdio`);
+      const bare = await servers.start('floor', 'floor (HTTP, held responses)');
+      const heldResponse = await measureHeldResponses(bare, pending.questions);
+      await bare.stop();
+      const floors = {
+        heldResponse,
+        sdkStdio: await measureStdioPending('sdk-push', pending.questions),
+        parleyStdio: await measureStdioPending('parley', pending.questions),
+      };
+      measured.memory = { modern, pending, sessions, floors };
     }
 
     if (has('g')) {

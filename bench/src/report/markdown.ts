@@ -2,6 +2,7 @@ import { CLIENT_KINDS, type ClientKind } from '../clients/kinds.js';
 import { SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
+import { type PendingFloors, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import { markdownTable } from './markdown-table.js';
 import type { BenchResults } from './results.js';
@@ -220,6 +221,50 @@ function memoryTables(results: BenchResults): string {
   return [modern, pending, sessions].filter(Boolean).join('\n\n');
 }
 
+/** "(f) what a pending 2025-era question costs": the floors beneath Parley, in the same run. */
+function pendingCostTable(results: BenchResults, floors: PendingFloors): string {
+  const p = results.memory!.pending;
+  const parleyHttpKb = ((p.pending.heapMb - p.before.heapMb) * 1024) / p.questions;
+  const floorKb = pendingFloorKb(floors);
+  const beyondWarmup = `${n0(floors.heldResponse.held)} beyond ${n0(floors.heldResponse.before.handlersRunning)} warm-up`;
+  const times = (kb: number, under: number) => `${n1(kb / under)}×`;
+  return markdownTable(
+    ['What holds the question', 'Transport', 'Counted', 'heap KB per question', '× its floor'],
+    [
+      [
+        '(i) bare node:http: one open response (SSE head + one event), nothing else',
+        'HTTP/1.1',
+        beyondWarmup,
+        n1(floors.heldResponse.heapKbEach),
+        'floor',
+      ],
+      [
+        '(ii) raw SDK: a tool awaiting `ctx.mcpReq.elicitInput`',
+        'stdio',
+        beyondWarmup,
+        n1(floors.sdkStdio.heapKbEach),
+        'floor',
+      ],
+      ['floor over HTTP: (i) + (ii)', 'HTTP sessions', '—', n1(floorKb), 'floor'],
+      [
+        '(iii) Parley: `ctx.elicit`',
+        'stdio',
+        beyondWarmup,
+        n1(floors.parleyStdio.heapKbEach),
+        `${times(floors.parleyStdio.heapKbEach, floors.sdkStdio.heapKbEach)} (ii)`,
+      ],
+      [
+        '(iv) Parley: `ctx.elicit`',
+        'HTTP sessions',
+        `${n0(p.questions)} from idle, over ${results.config.pendingSessions} sessions`,
+        n1(parleyHttpKb),
+        `${times(parleyHttpKb, floorKb)} (i) + (ii)`,
+      ],
+      ['goal', '', '', '≤ 8', ''],
+    ],
+  );
+}
+
 function rendererText(results: BenchResults): string {
   const renderer = results.renderer;
   if (!renderer) return '';
@@ -282,6 +327,12 @@ export function renderMarkdown(results: BenchResults): string {
     sections.push('### (d) Handshake era (2025 client, one question per leg)', handshakeTable(results));
   if (results.clients) sections.push('### (e) Client driver overhead', clientTable(results));
   if (results.memory) sections.push('### (f) Server memory (after a full GC)', memoryTables(results));
+  if (results.memory?.floors) {
+    sections.push(
+      '### (f) what a pending 2025-era question costs',
+      `Heap per question after a full GC in the server, each server in its own process; the floors are what the layers under Parley cost by themselves, measured in this run.\n\n${pendingCostTable(results, results.memory.floors)}`,
+    );
+  }
   if (results.renderer) sections.push('### (g) Form renderer', rendererText(results));
   if (results.profiles) {
     sections.push('### Profiles of (a) at concurrency 16');

@@ -7,6 +7,7 @@ import type { SourceVersion } from '../source-version.js';
 import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
+import type { PendingFloors } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { RendererFailure, RendererResult } from '../workloads/renderer.js';
 import type { SessionMemory } from '../workloads/session-memory.js';
@@ -54,6 +55,8 @@ export interface BenchResults {
     readonly pending: PendingMemory;
     /** Absent in results from before it was measured. */
     readonly sessions?: SessionMemory;
+    /** What a pending 2025-era question costs beneath Parley; absent in results from before it was measured. */
+    readonly floors?: PendingFloors;
   };
   /** (g) */
   readonly renderer?: RendererResult | RendererFailure;

@@ -1,13 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ANSWER_SCHEMA, answerOf, keyOf, messageOf, questionCount, resultText } from '../survey.js';
+import { holdResponse } from './held-response.js';
 import type { RunningHttp } from './sdk.js';
-import { sideChannel } from './side-channel.js';
+import { answerSideChannel } from './side-channel.js';
 
 /**
  * The bare floor: plain node:http answering the survey with precomputed result bytes. It still
  * reads and parses every body and echoes the request id, so it is an honest lower bound for "an
  * HTTP server that answers these JSON-RPC messages", not a static file server.
+ *
+ * `POST /held` is the other floor, for (f): a response held open (see held-response.ts).
  */
 
 const STATE_PREFIX = 'floor.';
@@ -80,13 +83,10 @@ function answer(body: string, res: ServerResponse): void {
 }
 
 function route(req: IncomingMessage, res: ServerResponse): void {
+  if (answerSideChannel(req, res)) return;
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const side = sideChannel(url);
-  if (side) {
-    void side.then(
-      (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
-      (error: Error) => res.writeHead(500).end(error.message),
-    );
+  if (url.pathname === '/held' && req.method === 'POST') {
+    holdResponse(req, res);
     return;
   }
   if (url.pathname !== '/mcp' || req.method !== 'POST') {

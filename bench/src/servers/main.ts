@@ -2,15 +2,20 @@
  * A benchmark server as its own process, so its CPU time and memory are its own:
  *
  *   node bench/dist/servers/main.js <parley|sdk|floor> [http|stdio]
+ *   node bench/dist/servers/main.js sdk-push stdio
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
- * stdin/stdout. SIGTERM closes it cleanly (so `--cpu-prof` can write its profile).
+ * stdin/stdout (and with `BENCH_SIDE_CHANNEL=1` opens its side channel on loopback and prints
+ * `{"sideChannel": ...}` on stderr). `sdk-push` is the raw SDK's 2025-style survey (sdk-push.ts).
+ * SIGTERM closes it cleanly (so `--cpu-prof` can write its profile).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
 import { SERVER_KINDS } from './kinds.js';
 import { listenParley, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
+import { sdkPushSurveyServer } from './sdk-push.js';
+import { announceSideChannel } from './stdio-side-channel.js';
 
 const [kind, transport = 'http'] = process.argv.slice(2);
 const timeout = Number(process.env.BENCH_QUESTION_TIMEOUT_MS);
@@ -18,15 +23,17 @@ const parleyOptions = Number.isFinite(timeout) && timeout > 0 ? { questionTimeou
 
 async function start(): Promise<() => Promise<unknown>> {
   if (transport === 'stdio') {
-    if (kind === 'parley') {
-      const handle = parleySurveyServer(parleyOptions).stdio();
-      return () => handle.close();
-    }
-    if (kind === 'sdk') {
-      const handle = serveStdio(() => sdkSurveyServer());
-      return () => handle.close();
-    }
-    throw new Error(`No stdio server for '${kind}'; use parley or sdk.`);
+    const closeSide = process.env.BENCH_SIDE_CHANNEL === '1' ? await announceSideChannel() : undefined;
+    const handle =
+      kind === 'parley'
+        ? parleySurveyServer(parleyOptions).stdio()
+        : kind === 'sdk'
+          ? serveStdio(() => sdkSurveyServer())
+          : kind === 'sdk-push'
+            ? serveStdio(() => sdkPushSurveyServer())
+            : undefined;
+    if (!handle) throw new Error(`No stdio server for '${kind}'; use parley, sdk or sdk-push.`);
+    return () => Promise.all([handle.close(), closeSide?.()]);
   }
   const listening =
     kind === 'parley'

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startProfiling, stopProfiling } from './profiler.js';
 
 /**
@@ -41,6 +42,17 @@ export function sideChannel(url: URL): Promise<string> | undefined {
     default:
       return undefined;
   }
+}
+
+/** For node:http servers: answers `req` if it is a side-channel route (then `true`), else `false`. */
+export function answerSideChannel(req: IncomingMessage, res: ServerResponse): boolean {
+  const answer = sideChannel(new URL(req.url ?? '/', 'http://127.0.0.1'));
+  if (!answer) return false;
+  void answer.then(
+    (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+    (error: Error) => res.writeHead(500).end(error.message),
+  );
+  return true;
 }
 
 /**

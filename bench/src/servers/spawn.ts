@@ -1,15 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ServerKind } from './kinds.js';
 import type { ServerStats } from './side-channel.js';
+import { SideChannelClient, type StatsSource } from './side-channel-client.js';
 
 export const SERVER_MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
 export interface SpawnOptions {
   readonly env?: Readonly<Record<string, string>>;
+  /** The server script to run (default: SERVER_MAIN beside this file; tests pass the built one). */
+  readonly main?: string;
 }
 
 /** What a server wrote to stderr: a count and the first few lines, for the report. */
@@ -21,11 +23,12 @@ export interface ServerLog {
 const LOG_LINES_KEPT = 5;
 
 /** A benchmark server running in its own process, reachable over loopback HTTP. */
-export class ServerProcess {
+export class ServerProcess implements StatsSource {
   readonly kind: ServerKind;
   readonly url: string;
   readonly #child: ChildProcess;
   readonly #exited: Promise<unknown>;
+  readonly #side: SideChannelClient;
   readonly #log = { lines: 0, first: [] as string[] };
 
   private constructor(kind: ServerKind, url: string, child: ChildProcess) {
@@ -33,6 +36,7 @@ export class ServerProcess {
     this.url = url;
     this.#child = child;
     this.#exited = once(child, 'exit');
+    this.#side = new SideChannelClient(url, kind);
     createInterface({ input: child.stderr! }).on('line', (line) => {
       this.#log.lines++;
       if (this.#log.first.length < LOG_LINES_KEPT) this.#log.first.push(line);
@@ -46,7 +50,7 @@ export class ServerProcess {
 
   /** Starts `kind` and waits until it prints its URL. */
   static async start(kind: ServerKind, options: SpawnOptions = {}): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ['--expose-gc', SERVER_MAIN, kind], {
+    const child = spawn(process.execPath, ['--expose-gc', options.main ?? SERVER_MAIN, kind], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...options.env },
     });
@@ -62,34 +66,17 @@ export class ServerProcess {
 
   /** The server's own CPU and memory; `gc` collects garbage first. */
   async stats(options: { gc?: boolean } = {}): Promise<ServerStats> {
-    return JSON.parse(await this.#side(options.gc ? '/stats?gc=1' : '/stats')) as ServerStats;
+    return this.#side.stats(options);
   }
 
   /** Starts the V8 CPU profiler inside the server (sampling every `intervalUs` microseconds). */
   async startProfile(intervalUs = 250): Promise<void> {
-    await this.#side(`/profile/start?interval=${intervalUs}`);
+    await this.#side.get(`/profile/start?interval=${intervalUs}`);
   }
 
   /** Stops the profiler and returns the `.cpuprofile` JSON text. */
   stopProfile(): Promise<string> {
-    return this.#side('/profile/stop');
-  }
-
-  // A fresh connection per call (no pool shared with the clients under test), so a workload that
-  // drops connections never takes the side channel down with it.
-  #side(path: string): Promise<string> {
-    return new Promise((resolve, reject) => {
-      get(new URL(path, this.url), { agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const body = Buffer.concat(chunks).toString();
-          if (res.statusCode === 200) resolve(body);
-          else reject(new Error(`${this.kind} ${path} answered HTTP ${res.statusCode}: ${body}`));
-        });
-      }).on('error', reject);
-    });
+    return this.#side.get('/profile/stop');
   }
 
   /** Stops the server and waits for its process to exit. */

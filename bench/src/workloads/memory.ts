@@ -8,6 +8,7 @@ import { IdSource, parseReply } from '../load/flow.js';
 import { KeepAlivePoster } from '../load/http-post.js';
 import { openingRequest, REQUEST_HEADERS, retryRequest } from '../load/messages.js';
 import type { ServerStats } from '../servers/side-channel.js';
+import type { StatsSource } from '../servers/side-channel-client.js';
 import type { ServerProcess } from '../servers/spawn.js';
 import { TOOL } from '../survey.js';
 
@@ -18,7 +19,8 @@ export interface MemoryReading {
   readonly handlersRunning: number;
 }
 
-const reading = (stats: ServerStats): MemoryReading => ({
+/** A memory reading from the server's stats. */
+export const reading = (stats: ServerStats): MemoryReading => ({
   rssMb: stats.memory.rss / 2 ** 20,
   heapMb: stats.memory.heapUsed / 2 ** 20,
   handlersRunning: stats.handlersRunning,
@@ -118,8 +120,8 @@ async function silentSession(url: string, calls: number, callTimeoutMs: number):
 }
 
 /** Polls until `done(handlersRunning)` or the deadline; answers the time it took, or `undefined`. */
-async function waitUntil(
-  server: ServerProcess,
+export async function waitUntil(
+  server: StatsSource,
   done: (running: number) => boolean,
   limitMs: number,
 ): Promise<number | undefined> {
