@@ -1,4 +1,4 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import type { QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
@@ -9,7 +9,7 @@ import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
 import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
-import { NotificationSequence, sideChannels } from './side-channels.js';
+import { NotificationSequence, sendLog, sendProgress } from './side-channels.js';
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
@@ -71,115 +71,184 @@ export function batchItems(
 
 const firstOf = (results: readonly ItemResult[]): ItemResult => results[0]!;
 
+/** What a client calls itself, by its `clientInfo` object: one copy per session, not per call. */
+const clientOf = new WeakMap<object, ParleyContext['client']>();
+const NO_CLIENT: ParleyContext['client'] = Object.freeze({});
+
+/** The `ctx.client` of a call: what the client calls itself, its name cut to a sane length. */
+function clientFacts(info: ContextFacts['clientInfo']): ParleyContext['client'] {
+  if (typeof info !== 'object' || info === null) return NO_CLIENT;
+  let client = clientOf.get(info);
+  if (client === undefined) {
+    const copy: { name?: string; version?: string } = {};
+    // What a client calls itself is untrusted and unbounded: 80 characters is plenty for a name.
+    if (typeof info.name === 'string') copy.name = info.name.slice(0, 80);
+    if (info.version !== undefined) copy.version = info.version;
+    client = Object.freeze(copy);
+    clientOf.set(info, client);
+  }
+  return client;
+}
+
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
-  const declared = new Map<string, boolean>();
-  const can = (name: string): boolean => {
-    let yes = declared.get(name);
+  return new CallContext(facts, engine);
+}
+
+/**
+ * The `ctx` of one call. Its methods live on the prototype and its state in a few fields: a 2025-era
+ * call keeps its `ctx` for as long as the person takes to answer, so what it holds per call is
+ * memory per pending question. (Call its methods on `ctx`, as `ctx.elicit(...)`.)
+ */
+class CallContext implements ParleyContext {
+  readonly era: ParleyContext['era'];
+  readonly protocolVersion: string;
+  readonly user: Principal | undefined;
+  readonly client: ParleyContext['client'];
+  readonly sdk: ServerContext;
+  readonly #facts: ContextFacts;
+  readonly #engine: AskEngine;
+  readonly #notifications: NotificationSequence;
+  #declared: Map<string, boolean> | undefined;
+  #asked = 0;
+
+  constructor(facts: ContextFacts, engine: AskEngine) {
+    this.era = facts.era;
+    this.protocolVersion = facts.protocolVersion;
+    this.user = facts.user;
+    this.client = clientFacts(facts.clientInfo);
+    this.sdk = facts.sdk;
+    this.#facts = facts;
+    this.#engine = engine;
+    this.#notifications = facts.notifications ?? new NotificationSequence();
+  }
+
+  get signal(): AbortSignal {
+    return this.#facts.task.current?.abort.signal ?? this.#facts.sdk.mcpReq.signal;
+  }
+
+  can(name: string): boolean {
+    this.#declared ??= new Map();
+    let yes = this.#declared.get(name);
     if (yes === undefined) {
-      yes = isDeclared(name, facts.clientCapabilities, facts.protocolVersion);
-      declared.set(name, yes);
+      yes = isDeclared(name, this.#facts.clientCapabilities, this.#facts.protocolVersion);
+      this.#declared.set(name, yes);
     }
     return yes;
-  };
-  let asked = 0;
-  const nextKey = (options: ElicitOptions | undefined) => {
-    asked++;
-    return options?.key ?? `q${asked}`;
-  };
+  }
+
+  #nextKey(options: ElicitOptions | undefined): string {
+    this.#asked++;
+    return options?.key ?? `q${this.#asked}`;
+  }
+
   /** The table's entry for `name`, once the client is known to have declared what it needs. */
-  const kindFor = (name: string) => {
+  #kindFor(name: string) {
     const kind = kindOf({ kind: name });
-    requireDeclared(kind, can);
+    requireDeclared(kind, (declared) => this.can(declared));
     return kind;
-  };
-  const notifications = facts.notifications ?? new NotificationSequence();
+  }
+
   // No `await` here nor in the methods that return it: a suspended async frame per pending
   // question is memory (a 2025-era call may wait on the person for minutes).
-  const ask = (point: AskPoint): Promise<ItemResult[]> =>
-    engine.ask(point).catch((error: unknown) => {
-      if (error === SUSPEND) notifications.stop();
+  #ask(point: AskPoint): Promise<ItemResult[]> {
+    return this.#engine.ask(point).catch((error: unknown) => {
+      if (error === SUSPEND) this.#notifications.stop();
       throw error;
     });
-  const askOne = (item: AskItem): Promise<ItemResult> => ask(askPoint([item], false)).then(firstOf);
+  }
 
-  const channels = sideChannels(facts.sdk, notifications, () => facts.task.current !== undefined);
-  const context: ParleyContext = {
-    era: facts.era,
-    protocolVersion: facts.protocolVersion,
-    user: facts.user,
-    client: {
-      // What a client calls itself is untrusted and unbounded: 80 characters is plenty for a name.
-      ...(typeof facts.clientInfo?.name === 'string' && { name: facts.clientInfo.name.slice(0, 80) }),
-      ...(facts.clientInfo?.version !== undefined && { version: facts.clientInfo.version }),
-    },
-    get signal() {
-      return facts.task.current?.abort.signal ?? facts.sdk.mcpReq.signal;
-    },
-    sdk: facts.sdk,
-    can,
-    async elicit(message, question, options) {
-      const key = nextKey(options);
-      return askOne(kindFor('form').item(key, { kind: 'form', message, question })) as never;
-    },
-    async elicitAll(batch) {
-      asked++;
-      if (Object.keys(batch).length === 0)
-        throw new TypeError('ctx.elicitAll() needs at least one question.');
-      const items = batchItems(batch, can);
-      const results = await ask(askPoint(items, true));
-      return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
-    },
-    async elicitUrl(message: string, target: string | URL | FlowTarget, options?: ElicitOptions) {
-      const key = nextKey(options);
-      const url = kindFor('url');
-      if (typeof target === 'string' || target instanceof URL)
-        return askOne(url.item(key, { kind: 'url', message, url: String(target) })) as never;
-      const kit = facts.flows;
-      if (!kit)
-        throw new TypeError(
-          'URL flows need createServer({ flows: { publicUrl, session, signIn } }) and server.flow(kind, page).',
-        );
-      const principal = facts.user?.id;
-      if (principal === undefined) {
-        throw new ToolError(
-          'This step needs a signed-in user, so it can only be done when the server knows who is calling ' +
-            '(authenticate the HTTP endpoint, or set stdioUser for a local server).',
-        );
-      }
-      // Created once per logical call: replay reads the same flow id from the journal.
-      const id = await engine.once(
-        `flow:${key}:${target.flow}`,
-        async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
+  #askOne(item: AskItem): Promise<ItemResult> {
+    return this.#ask(askPoint([item], false)).then(firstOf);
+  }
+
+  async elicit(message: string, question: QuestionInput, options?: ElicitOptions): Promise<never> {
+    const key = this.#nextKey(options);
+    return this.#askOne(this.#kindFor('form').item(key, { kind: 'form', message, question })) as never;
+  }
+
+  async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {
+    this.#asked++;
+    if (Object.keys(batch).length === 0) throw new TypeError('ctx.elicitAll() needs at least one question.');
+    const items = batchItems(batch, (name) => this.can(name));
+    const results = await this.#ask(askPoint(items, true));
+    return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
+  }
+
+  async elicitUrl(
+    message: string,
+    target: string | URL | FlowTarget,
+    options?: ElicitOptions,
+  ): Promise<never> {
+    const key = this.#nextKey(options);
+    const url = this.#kindFor('url');
+    if (typeof target === 'string' || target instanceof URL)
+      return this.#askOne(url.item(key, { kind: 'url', message, url: String(target) })) as never;
+    const kit = this.#facts.flows;
+    if (!kit)
+      throw new TypeError(
+        'URL flows need createServer({ flows: { publicUrl, session, signIn } }) and server.flow(kind, page).',
       );
-      const flow = { id, kit, principal };
-      return askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
-    },
-    async answers(questions) {
-      const items = batchItems(questions, can);
-      return (await (facts.guard ?? NO_GUARD_ROUND).answers(
-        items,
-        askPoint(items, true).fingerprint,
-      )) as never;
-    },
-    data() {
-      return (facts.guard ?? NO_GUARD_ROUND).data as never;
-    },
-    once(name, fn) {
-      return engine.once(name, fn);
-    },
-    runAsTask: () => facts.task.runAsTask(),
-    closeStream: () => facts.sdk.http?.closeSSE?.(),
-    progress: channels.progress,
-    log: channels.log,
-    async sample(params, options) {
-      const key = nextKey(options);
-      return askOne(kindFor('sampling').item(key, { kind: 'sampling', params })) as never;
-    },
-    async roots(options) {
-      const key = nextKey(options);
-      return askOne(kindFor('roots').item(key, { kind: 'roots' })) as never;
-    },
-  };
-  return context;
+    const principal = this.#facts.user?.id;
+    if (principal === undefined) {
+      throw new ToolError(
+        'This step needs a signed-in user, so it can only be done when the server knows who is calling ' +
+          '(authenticate the HTTP endpoint, or set stdioUser for a local server).',
+      );
+    }
+    // Created once per logical call: replay reads the same flow id from the journal.
+    const id = await this.#engine.once(
+      `flow:${key}:${target.flow}`,
+      async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
+    );
+    const flow = { id, kit, principal };
+    return this.#askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
+  }
+
+  async answers(questions: Readonly<Record<string, BatchItem>>): Promise<never> {
+    const items = batchItems(questions, (name) => this.can(name));
+    return (await (this.#facts.guard ?? NO_GUARD_ROUND).answers(
+      items,
+      askPoint(items, true).fingerprint,
+    )) as never;
+  }
+
+  data(): never {
+    return (this.#facts.guard ?? NO_GUARD_ROUND).data as never;
+  }
+
+  once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
+    return this.#engine.once(name, fn);
+  }
+
+  runAsTask(): Promise<void> {
+    return this.#facts.task.runAsTask();
+  }
+
+  closeStream(): void {
+    this.#facts.sdk.http?.closeSSE?.();
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    return sendProgress(this.#facts.sdk, this.#notifications, this.#detached(), progress, total, message);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return sendLog(this.#facts.sdk, this.#notifications, this.#detached(), level, data, logger);
+  }
+
+  /** The call became a task: its request is answered, there is no stream to send notifications on. */
+  #detached(): boolean {
+    return this.#facts.task.current !== undefined;
+  }
+
+  async sample(params: CreateMessageRequestParams, options?: ElicitOptions): Promise<never> {
+    const key = this.#nextKey(options);
+    return this.#askOne(this.#kindFor('sampling').item(key, { kind: 'sampling', params })) as never;
+  }
+
+  async roots(options?: ElicitOptions): Promise<never> {
+    const key = this.#nextKey(options);
+    return this.#askOne(this.#kindFor('roots').item(key, { kind: 'roots' })) as never;
+  }
 }

@@ -36,36 +36,49 @@ export class NotificationSequence {
   }
 }
 
-/**
+/*
  * Progress and log notifications of one call. They ride on the call's own response (its SSE stream
- * on HTTP). What `sequence` says an earlier run already sent is not sent, nor anything once
- * `detached()` (the call became a task: its request is answered, there is no stream to send on).
+ * on HTTP). What `sequence` says an earlier run already sent is not sent, nor anything once the call
+ * is `detached` (it became a task: its request is answered, there is no stream to send on).
  */
-export function sideChannels(sdk: ServerContext, sequence: NotificationSequence, detached: () => boolean) {
+
+/** `ctx.progress`: sent when the request carries a `progressToken`. */
+export async function sendProgress(
+  sdk: ServerContext,
+  sequence: NotificationSequence,
+  detached: boolean,
+  progress: number,
+  total?: number,
+  message?: string,
+): Promise<void> {
+  if (!Number.isFinite(progress) || (total !== undefined && !Number.isFinite(total)))
+    throw new TypeError(
+      `ctx.progress() takes finite numbers (got ${progress}${total === undefined ? '' : `/${total}`}).`,
+    );
+  // The position counts whether or not this request can carry progress: the handler's calls are
+  // what repeat from run to run, not what a request's token lets through.
   const progressToken = sdk.mcpReq._meta?.progressToken;
-  return {
-    async progress(progress: number, total?: number, message?: string): Promise<void> {
-      if (!Number.isFinite(progress) || (total !== undefined && !Number.isFinite(total)))
-        throw new TypeError(
-          `ctx.progress() takes finite numbers (got ${progress}${total === undefined ? '' : `/${total}`}).`,
-        );
-      // The position counts whether or not this request can carry progress: the handler's calls are
-      // what repeat from run to run, not what a request's token lets through.
-      if (!sequence.next() || progressToken === undefined || detached()) return;
-      await sdk.mcpReq.notify({
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress,
-          ...(total !== undefined && { total }),
-          ...(message !== undefined && { message }),
-        },
-      });
+  if (!sequence.next() || progressToken === undefined || detached) return;
+  await sdk.mcpReq.notify({
+    method: 'notifications/progress',
+    params: {
+      progressToken,
+      progress,
+      ...(total !== undefined && { total }),
+      ...(message !== undefined && { message }),
     },
-    async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-      if (!sequence.next() || detached()) return;
-      // The SDK applies the level the client asked for (logging/setLevel, or the request's _meta).
-      await sdk.mcpReq.log(level, data, logger);
-    },
-  };
+  });
+}
+
+/** `ctx.log`: the SDK applies the level the client asked for (logging/setLevel, or the request's _meta). */
+export async function sendLog(
+  sdk: ServerContext,
+  sequence: NotificationSequence,
+  detached: boolean,
+  level: LoggingLevel,
+  data: unknown,
+  logger?: string,
+): Promise<void> {
+  if (!sequence.next() || detached) return;
+  await sdk.mcpReq.log(level, data, logger);
 }
