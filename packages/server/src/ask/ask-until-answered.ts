@@ -1,14 +1,15 @@
 import { TooManyInvalidAnswersError } from '../errors.js';
+import type { FlowCheck } from '../flows/flow-kit.js';
 import type { AskItem, ItemResult } from './ask-item.js';
 import { kindOf, questionMessage } from './kind-table.js';
-import type { FlowWatch, QuestionKind } from './question-kind.js';
+import type { FlowRef, QuestionKind } from './question-kind.js';
 
 /** How an engine that waits for each reply (2025 sessions, tasks) puts one question to the client. */
 export interface WaitingAsk {
   /** Sends the question with this message (it carries the reason the last answer was refused). */
   readonly send: (kind: QuestionKind, item: AskItem, message: string) => Promise<unknown>;
   /** After consent to a URL, waits until the flow's page settles it. */
-  readonly waitForFlow: FlowWatch;
+  waitForFlow(flow: FlowRef): Promise<FlowCheck>;
   readonly maxTries: number;
   /** The error for a reply that is not even the shape of an answer. */
   readonly malformed: (item: AskItem, kind: QuestionKind, problem: string) => Error;
@@ -34,7 +35,7 @@ export async function askUntilAnswered(item: AskItem, how: WaitingAsk): Promise<
       if (action === 'accept' || action === 'decline' || action === 'cancel')
         how.onAnswer?.(item.key, action);
       if (!kind.settle) return checked.result;
-      const settled = await kind.settle(item, checked.result, how.waitForFlow);
+      const settled = await kind.settle(item, checked.result, (flow) => how.waitForFlow(flow));
       if (settled !== undefined) return settled;
       reason = undefined;
       continue;

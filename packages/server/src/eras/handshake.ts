@@ -15,47 +15,37 @@ import { NO_TASKS } from './task-start.js';
  * waits for their answers; the call's result is the handler's.
  */
 export const handshakeEra: EraModule = {
-  async run({ app, sdk, server, user, invoke, observe }) {
+  async run(call) {
+    const { app, server, invoke } = call;
     const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
-    const engine = new PushEngine(sdk, {
-      maxTries: app.maxTries,
-      maxRounds: app.maxRounds,
-      questionTimeoutMs: app.questionTimeoutMs,
-      protocolVersion,
-      callId: newCallId(),
-      notifyComplete: (elicitationId) =>
-        server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: sdk.mcpReq.id })(),
-      pending: app.pendingQuestions,
-      once: app.once,
-      ...(observe && {
-        onAsk: (key: string) => observe.asked([key]),
-        onAnswer: (key: string, action: 'accept' | 'decline' | 'cancel') => observe.answered({ key, action }),
-      }),
-    });
-    const facts: ContextFacts = {
-      era: 'handshake',
-      protocolVersion,
-      user,
-      clientCapabilities: server.getClientCapabilities(),
-      clientInfo: server.getClientVersion(),
-      sdk,
-      flows: app.flows,
-      task: NO_TASKS,
-    };
+    const engine = new PushEngine(call, protocolVersion, newCallId());
+    const clientCapabilities = server.getClientCapabilities();
+    const clientInfo = server.getClientVersion();
     // Guard style: the questions of `inputRequired()` are asked over the session, then the handler
     // runs again with their answers, in the same request (a 2025 client never sees input_required).
     // It runs from the top, so what its earlier runs sent is not sent again.
     let guard: GuardRound | undefined;
     let notifications = new NotificationSequence();
     for (let round = 1; ; round++) {
-      const result = await invoke(
-        createContext({ ...facts, ...(guard && { guard }), notifications }, engine),
-      );
+      // One literal (no spreads): an object built by spreading gets a hidden class of its own.
+      const facts: ContextFacts = {
+        era: 'handshake',
+        protocolVersion,
+        user: call.user,
+        clientCapabilities,
+        clientInfo,
+        sdk: call.sdk,
+        flows: app.flows,
+        task: NO_TASKS,
+        guard,
+        notifications,
+      };
+      const result = await invoke(createContext(facts, engine));
       if (!isInputRequired(result)) return result;
       notifications = new NotificationSequence(notifications.reached);
       if (round >= app.maxRounds) throw new RoundLimitError(app.maxRounds);
       const items = batchItems(result.questions, (kind) =>
-        isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+        isDeclared(kind, clientCapabilities, protocolVersion),
       );
       const results = await engine.ask(askPoint(items, true));
       guard = answeredGuardRound(items, results, result.data);

@@ -39,7 +39,19 @@ const ERAS: Record<ServingEra, EraModule> = { modern: modernEra, legacy: handsha
 export async function runCall<R>(
   options: RunCallOptions<R>,
 ): Promise<R | InputRequiredResult | CreateTaskResult> {
-  return ERAS[options.era].run({ ...options, user: userOf(options.app, options.unit, options.sdk) });
+  const { app, sdk, unit } = options;
+  // One literal (no spread): an object built by spreading gets a hidden class of its own, and a
+  // 2025-era call keeps this one while the person answers.
+  return ERAS[options.era].run({
+    app,
+    sdk,
+    server: options.server,
+    call: options.call,
+    user: userOf(app, unit, sdk),
+    observe: options.observe,
+    invoke: options.invoke,
+    task: options.task,
+  });
 }
 
 /** The verified user of a request: from its auth info, else the stdio user. */
