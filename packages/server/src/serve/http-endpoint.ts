@@ -126,7 +126,6 @@ export class Endpoint {
       maxSessionsPerUser: options.maxSessionsPerUser ?? 20,
       maxAnonymousSessions: options.maxAnonymousSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
-      maxBodyBytes: this.#maxBodyBytes,
       sseRetryMs: options.sseRetryMs ?? 1000,
       router: app.sessionRouter,
       idPrefix: app.sessionIdPrefix,
@@ -166,7 +165,7 @@ export class Endpoint {
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
       if (exchange.header('mcp-session-id') !== undefined) {
-        return respond.web(await this.#legacy.handle(exchange.webRequest(), undefined, authInfo, mayForward));
+        return this.#legacy.handle(exchange, respond, undefined, authInfo, mayForward);
       }
       return respond.json(
         405,
@@ -204,9 +203,8 @@ export class Endpoint {
     if (route.kind === 'reject')
       return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
     if (route.kind === 'legacy') {
-      return respond.web(
-        await this.#legacy.handle(exchange.webRequest(read.bytes), read.body, authInfo, mayForward),
-      );
+      const body = { parsed: read.body, bytes: read.bytes };
+      return this.#legacy.handle(exchange, respond, body, authInfo, mayForward);
     }
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {

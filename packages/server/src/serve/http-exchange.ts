@@ -17,5 +17,26 @@ export interface HttpResponder {
   empty(status: number): void;
   /** Starts a 200 `text/event-stream` response; write messages, then `null` to end it. */
   openStream(): (message: unknown | null) => void;
+  /**
+   * Starts a 200 `text/event-stream` response with these extra headers, for a writer that frames
+   * its own events (ids, priming, comments).
+   */
+  eventStream(headers: Readonly<Record<string, string>>): EventOutlet;
   web(response: Response): Promise<void>;
+}
+
+/** An open `text/event-stream` response: write whole SSE frames, then end it. */
+export interface EventOutlet {
+  /** Writes one or more complete SSE frames; nothing happens once the client is gone. */
+  write(frames: string): void;
+  end(): void;
+}
+
+/** The headers of every event stream (no caching; nginx must not buffer it). */
+export function eventStreamHeaders(): Record<string, string> {
+  return {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  };
 }

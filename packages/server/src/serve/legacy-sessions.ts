@@ -1,25 +1,32 @@
-import {
-  type AuthInfo,
-  isInitializeRequest,
-  type Server,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
-import { requestIdsOf, watchResponse } from './cancel-on-disconnect.js';
+import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
-import { SessionEvents } from './session-events.js';
 import type { SessionRecord, SessionRouter } from './session-router.js';
+import { SessionTransport } from './session-transport.js';
 
-interface Session {
-  readonly id: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly events: SessionEvents;
-  readonly server: Server;
-  readonly principal: string | undefined;
+/** How often open streams get a keep-alive comment (proxies end streams that stay silent). */
+const KEEP_ALIVE_MS = 15_000;
+
+class Session {
   lastSeen: number;
-  inFlight: number;
   /** Whether the fleet's router knows it (once `initialize` succeeded). */
-  routed: boolean;
+  routed = false;
+
+  constructor(
+    readonly id: string,
+    readonly transport: SessionTransport,
+    readonly server: Server,
+    readonly principal: string | undefined,
+    now: number,
+  ) {
+    this.lastSeen = now;
+  }
+
+  /** Calls still waiting for their response (a busy session is not evicted). */
+  get inFlight(): number {
+    return this.transport.pending;
+  }
 }
 
 export interface LegacySessionOptions extends SessionLimits {
@@ -27,7 +34,6 @@ export interface LegacySessionOptions extends SessionLimits {
   readonly build: () => Server;
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly idleMs: number;
-  readonly maxBodyBytes: number;
   /** The `retry` (ms) SSE streams suggest for reconnecting after the server closed one. */
   readonly sseRetryMs: number;
   readonly now?: () => number;
@@ -69,12 +75,18 @@ export class LegacySessions {
   readonly #options: LegacySessionOptions;
   readonly #now: () => number;
   readonly #sweeper: ReturnType<typeof setInterval>;
+  /** One timer for every open stream of every session, not one per stream. */
+  readonly #keepAlive: ReturnType<typeof setInterval>;
 
   constructor(options: LegacySessionOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#sweeper = setInterval(() => this.#sweep(), Math.max(10, Math.min(options.idleMs / 2, 60_000)));
     this.#sweeper.unref?.();
+    this.#keepAlive = setInterval(() => {
+      for (const session of this.#sessions.values()) session.transport.keepAlive();
+    }, KEEP_ALIVE_MS);
+    this.#keepAlive.unref?.();
   }
 
   get size(): number {
@@ -91,78 +103,73 @@ export class LegacySessions {
   }
 
   /**
-   * Serves a 2025-era request. With a router, a request for a session another replica holds is
-   * passed to it, unless `mayForward` is false (it was passed here already).
+   * Serves a 2025-era request: a POST (its body read and parsed already; `bytes` as received, for
+   * passing it on), a GET or a DELETE. With a router, a request for a session another replica holds
+   * is passed to it, unless `mayForward` is false (it was passed here already).
    */
   async handle(
-    request: Request,
-    parsedBody: unknown,
+    exchange: HttpExchange,
+    respond: HttpResponder,
+    body: { readonly parsed: unknown; readonly bytes: Uint8Array } | undefined,
     authInfo: AuthInfo | undefined,
     mayForward = true,
-  ): Promise<Response> {
+  ): Promise<void> {
     this.#sweep();
     const principal = this.#options.principalOf(authInfo);
-    const sessionId = request.headers.get('mcp-session-id');
-    const handleOptions = { ...(parsedBody !== undefined && { parsedBody }), ...(authInfo && { authInfo }) };
+    const sessionId = exchange.header('mcp-session-id');
     if (sessionId) {
       const session = this.#sessions.get(sessionId);
       const router = this.#options.router;
       if (!session && router && mayForward) {
-        const forwarded = await router.forward(sessionId, request, principal);
-        if (forwarded instanceof Response) return forwarded;
-        return Response.json(rpcError(null, SESSION_NOT_FOUND, NOT_FORWARDED[forwarded]), {
-          status: forwarded === 'unreachable' ? 503 : 404,
-        });
+        const forwarded = await router.forward(sessionId, exchange.webRequest(body?.bytes), principal);
+        if (forwarded instanceof Response) return respond.web(forwarded);
+        return respond.json(
+          forwarded === 'unreachable' ? 503 : 404,
+          rpcError(null, SESSION_NOT_FOUND, NOT_FORWARDED[forwarded]),
+        );
       }
       if (!session || session.principal !== principal) {
-        const message = 'Session not found: it ended or expired; start a new session with initialize.';
-        return Response.json(rpcError(null, SESSION_NOT_FOUND, message), { status: 404 });
+        return respond.json(404, rpcError(null, SESSION_NOT_FOUND, NOT_FORWARDED['not-found']));
       }
       session.lastSeen = this.#now();
       if (session.routed) router?.touched(session.id);
       const { transport } = session;
-      // A POST's response ends when its calls finish: until then the session is busy and is not
-      // evicted to make room (a GET's standalone stream does not count).
-      const busy = request.method === 'POST';
-      if (busy) session.inFlight++;
-      let response: Response;
-      try {
-        response = await transport.handleRequest(request, handleOptions);
-      } catch (error) {
-        if (busy) session.inFlight--;
-        throw error;
+      switch (exchange.method) {
+        case 'POST':
+          return transport.post(exchange, respond, body?.parsed, authInfo);
+        case 'GET':
+          return transport.get(exchange, respond);
+        case 'DELETE': {
+          const refused = transport.deleteRefusal(exchange);
+          if (refused) return respond.json(400, refused);
+          this.#drop(session.id);
+          return respond.empty(200);
+        }
+        default:
+          return respond.json(
+            405,
+            rpcError(null, HTTP_REFUSED, 'Method not allowed: use POST, GET or DELETE with Mcp-Session-Id.'),
+          );
       }
-      return watchResponse(
-        response,
-        requestIdsOf(parsedBody),
-        (notification) => transport.onmessage?.(notification),
-        busy ? () => session.inFlight-- : undefined,
-      );
     }
-    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
+    if (exchange.method !== 'POST' || !isInitializeRequest(body?.parsed)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
-      return Response.json(rpcError(null, HTTP_REFUSED, message), { status: 400 });
+      return respond.json(400, rpcError(null, HTTP_REFUSED, message));
     }
     const admission = admitSession(this.#sessions.values(), principal, this.#options);
     if ('refuse' in admission) {
       const { status, message } = REFUSALS[admission.refuse];
-      return Response.json(rpcError(null, HTTP_REFUSED, message), { status });
+      return respond.json(status, rpcError(null, HTTP_REFUSED, message));
     }
     for (const id of admission.evict) this.#drop(id);
     // The session counts from now, not from when the SDK confirms it, so concurrent initializes
     // cannot all pass the quota check at once.
     const id = `${this.#options.idPrefix ?? ''}${crypto.randomUUID()}`;
     const server = this.#options.build();
-    const events = new SessionEvents({ now: this.#now });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      maxRequestBodySize: this.#options.maxBodyBytes,
-      // Resumable streams: a client reconnects with Last-Event-ID and gets what it missed.
-      eventStore: events,
-      retryInterval: this.#options.sseRetryMs,
-      onsessionclosed: (closed) => {
-        this.#drop(closed);
-      },
+    const transport = new SessionTransport({
+      sessionId: id,
+      retryMs: this.#options.sseRetryMs,
+      ...(this.#options.now && { now: this.#options.now }),
     });
     transport.onclose = () => {
       if (this.#sessions.get(id)?.transport === transport) {
@@ -170,35 +177,27 @@ export class LegacySessions {
         void this.#options.router?.closed(id);
       }
     };
-    const session: Session = {
-      id,
-      transport,
-      events,
-      server,
-      principal,
-      lastSeen: this.#now(),
-      inFlight: 0,
-      routed: false,
-    };
+    const session = new Session(id, transport, server, principal, this.#now());
     this.#sessions.set(id, session);
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request, handleOptions);
-      if (transport.sessionId !== id) this.#drop(id);
-      else if (this.#options.router) {
-        session.routed = true;
-        await this.#options.router.opened(this.#record(session));
-      }
-      return response;
     } catch (error) {
       this.#drop(id);
       throw error;
+    }
+    transport.post(exchange, respond, body?.parsed, authInfo);
+    // A session whose initialize the SDK refused is dropped; one it accepted is made known to the fleet.
+    if (!(await transport.initialized)) this.#drop(id);
+    else if (this.#options.router && this.#sessions.get(id) === session) {
+      session.routed = true;
+      await this.#options.router.opened(this.#record(session));
     }
   }
 
   /** Ends every session (their pending questions are rejected) and stops the sweep. */
   async closeAll(): Promise<void> {
     clearInterval(this.#sweeper);
+    clearInterval(this.#keepAlive);
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(sessions.map((session) => session.server.close()));
@@ -227,7 +226,7 @@ export class LegacySessions {
     const cutoff = this.#now() - this.#options.idleMs;
     for (const [id, session] of this.#sessions) {
       if (session.lastSeen < cutoff && session.inFlight === 0) this.#drop(id);
-      else session.events.prune();
+      else session.transport.events.prune();
     }
   }
 }

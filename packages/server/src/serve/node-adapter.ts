@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
+import {
+  type EventOutlet,
+  eventStreamHeaders,
+  type HttpExchange,
+  type HttpResponder,
+} from './http-exchange.js';
 import { sseFrame } from './web-adapter.js';
 
 /** A node:http request as an {@link HttpExchange}. */
@@ -35,7 +40,7 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: 
 
 /** Answers on a node:http response. */
 export function nodeResponder(res: ServerResponse): HttpResponder {
-  return {
+  const responder: HttpResponder = {
     json(status, body) {
       closeIfBodyUnread(res);
       const text = JSON.stringify(body);
@@ -51,16 +56,38 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
       res.end();
     },
     openStream() {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' });
+      const outlet = responder.eventStream({});
       return (message) => {
-        if (message === null) res.end();
-        else res.write(sseFrame(message));
+        if (message === null) outlet.end();
+        else outlet.write(sseFrame(message));
       };
+    },
+    eventStream(headers) {
+      res.writeHead(200, { ...eventStreamHeaders(), ...headers });
+      return new NodeOutlet(res);
     },
     async web(response) {
       await writeWebResponse(res, response);
     },
   };
+  return responder;
+}
+
+/** An event stream on a node:http response (a class: one small object per open stream). */
+class NodeOutlet implements EventOutlet {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  write(frames: string): void {
+    if (!this.#res.destroyed && !this.#res.writableEnded) this.#res.write(frames);
+  }
+
+  end(): void {
+    if (!this.#res.writableEnded) this.#res.end();
+  }
 }
 
 /** Writes a web `Response` (status, headers, streamed body) to a node:http response. */

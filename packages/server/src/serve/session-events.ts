@@ -1,7 +1,12 @@
-import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
-
 /** How long a sent event stays replayable: a client reconnects within seconds, not minutes. */
 const DEFAULT_RETENTION_MS = 5 * 60_000;
+
+interface SentEvent {
+  readonly streamId: string;
+  /** The message as sent (its JSON text: a string is smaller than the object, and is what a replay writes). */
+  readonly data: string;
+  readonly at: number;
+}
 
 /**
  * What one 2025 session's SSE streams sent, kept so a client whose stream closed (the server ends a
@@ -10,16 +15,8 @@ const DEFAULT_RETENTION_MS = 5 * 60_000;
  * goes once it is older than `retentionMs` (see {@link prune}), so a long-lived session does not keep
  * everything it ever sent.
  */
-export class SessionEvents implements EventStore {
-  readonly #events = new Map<
-    EventId,
-    {
-      readonly streamId: StreamId;
-      readonly message: JSONRPCMessage;
-      readonly size: number;
-      readonly at: number;
-    }
-  >();
+export class SessionEvents {
+  readonly #events = new Map<string, SentEvent>();
   readonly #maxEvents: number;
   readonly #maxBytes: number;
   readonly #retentionMs: number;
@@ -46,11 +43,11 @@ export class SessionEvents implements EventStore {
     return this.#bytes;
   }
 
-  async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+  /** Keeps what a stream sent (`data`: the message's JSON text) and answers its event id. */
+  store(streamId: string, data: string): string {
     const id = `${streamId}_${++this.#next}`;
-    const size = JSON.stringify(message).length;
-    this.#events.set(id, { streamId, message, size, at: this.#now() });
-    this.#bytes += size;
+    this.#events.set(id, { streamId, data, at: this.#now() });
+    this.#bytes += data.length;
     this.prune();
     return id;
   }
@@ -61,25 +58,29 @@ export class SessionEvents implements EventStore {
     for (const [oldest, event] of this.#events) {
       if (this.#events.size <= this.#maxEvents && this.#bytes <= this.#maxBytes && event.at > cutoff) break;
       this.#events.delete(oldest);
-      this.#bytes -= event.size;
+      this.#bytes -= event.data.length;
     }
   }
 
-  async getStreamIdForEventId(eventId: EventId): Promise<StreamId | undefined> {
+  /** The stream an event was sent on, if it is still kept. */
+  streamOf(eventId: string): string | undefined {
     return this.#events.get(eventId)?.streamId;
   }
 
-  async replayEventsAfter(
-    lastEventId: EventId,
-    { send }: { send: (eventId: EventId, message: JSONRPCMessage) => Promise<void> },
-  ): Promise<StreamId> {
+  /**
+   * What the stream of `lastEventId` sent after it, oldest first, as `[eventId, data]`; `undefined`
+   * when that event is no longer kept (or never was).
+   */
+  after(lastEventId: string): { streamId: string; events: [string, string][] } | undefined {
     const last = this.#events.get(lastEventId);
-    if (!last) throw new Error('Unknown Last-Event-ID: those events are gone; call again.');
+    if (!last) return undefined;
+    const events: [string, string][] = [];
     let after = false;
     for (const [id, event] of this.#events) {
-      if (after && event.streamId === last.streamId) await send(id, event.message);
+      // A priming event (empty data) only gave the client an id to resume from: nothing to replay.
+      if (after && event.streamId === last.streamId && event.data !== '') events.push([id, event.data]);
       if (id === lastEventId) after = true;
     }
-    return last.streamId;
+    return { streamId: last.streamId, events };
   }
 }

@@ -1,4 +1,9 @@
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
+import {
+  type EventOutlet,
+  eventStreamHeaders,
+  type HttpExchange,
+  type HttpResponder,
+} from './http-exchange.js';
 
 const encoder = new TextEncoder();
 
@@ -12,12 +17,24 @@ export function toFetchExchange(request: Request): {
   const response = new Promise<Response>((resolve) => {
     settle = resolve;
   });
+  // The client is gone when the request is aborted or when whoever reads the response cancels it.
+  const abortListeners: (() => void)[] = [];
+  let aborted = false;
+  const abort = () => {
+    if (aborted) return;
+    aborted = true;
+    for (const listener of abortListeners.splice(0)) listener();
+  };
+  request.signal.addEventListener('abort', abort, { once: true });
   const exchange: HttpExchange = {
     method: request.method,
     url: request.url,
     header: (name) => request.headers.get(name) ?? undefined,
     body: () => request.body,
-    onAbort: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
+    onAbort: (listener) => {
+      if (aborted) listener();
+      else abortListeners.push(listener);
+    },
     webRequest: (body) =>
       new Request(request.url, {
         method: request.method,
@@ -29,22 +46,40 @@ export function toFetchExchange(request: Request): {
     json: (status, body) => settle(Response.json(body, { status })),
     empty: (status) => settle(new Response(null, { status })),
     openStream: () => {
-      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-      const writer = writable.getWriter();
-      settle(new Response(readable, { status: 200, headers: sseHeaders() }));
+      const outlet = responder.eventStream({});
       return (message) => {
-        if (message === null) void writer.close().catch(() => {});
-        else void writer.write(encoder.encode(sseFrame(message))).catch(() => {});
+        if (message === null) outlet.end();
+        else outlet.write(sseFrame(message));
       };
+    },
+    eventStream: (headers) => {
+      let controller!: ReadableStreamDefaultController<Uint8Array>;
+      let open = true;
+      const body = new ReadableStream<Uint8Array>({
+        start: (started) => {
+          controller = started;
+        },
+        cancel: () => {
+          open = false;
+          abort();
+        },
+      });
+      settle(new Response(body, { status: 200, headers: { ...eventStreamHeaders(), ...headers } }));
+      const outlet: EventOutlet = {
+        write: (frames) => {
+          if (open) controller.enqueue(encoder.encode(frames));
+        },
+        end: () => {
+          if (!open) return;
+          open = false;
+          controller.close();
+        },
+      };
+      return outlet;
     },
     web: async (answer) => settle(answer),
   };
   return { exchange, responder, response };
-}
-
-/** A new object per response (adapters may write into the one they get). */
-function sseHeaders(): Record<string, string> {
-  return { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
 }
 
 /** One server-sent event carrying a JSON-RPC message. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { requireRedisClient } from '../require-redis-client.js';
-import { requestIdsOf } from '../serve/cancel-on-disconnect.js';
+import { requestIdsOf } from '../serve/request-ids.js';
 import { SESSION_NOT_FOUND } from '../serve/rpc-error.js';
 import type { SessionHost, SessionRecord, SessionRouter } from '../serve/session-router.js';
 import {

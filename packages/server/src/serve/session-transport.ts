@@ -1,0 +1,342 @@
+import {
+  type AuthInfo,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { EventOutlet, HttpExchange, HttpResponder } from './http-exchange.js';
+import { HTTP_REFUSED, INVALID_REQUEST, PARSE_ERROR, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
+import { SessionEvents } from './session-events.js';
+
+/** Messages one POST may batch at most (as the SDK's own transport allows). */
+const MAX_BATCH = 100;
+/** The id of the session's standalone GET stream in its event buffer. */
+const STANDALONE = 'g';
+
+/**
+ * One SSE stream of the session: a POST's (its requests' messages and responses) or the standalone
+ * GET stream. The client may be away from it for a while (`outlet` unset) and come back with
+ * `Last-Event-ID`; a POST's stream ends once every request of the POST is answered.
+ */
+interface Stream {
+  readonly id: string;
+  outlet: EventOutlet | undefined;
+  /** The POST's requests not answered yet (one id, or several for a batch). */
+  waiting: RequestId[];
+}
+
+export interface SessionTransportOptions {
+  readonly sessionId: string;
+  /** The `retry` (ms) a priming event suggests to a client whose stream the server ends. */
+  readonly retryMs: number;
+  readonly now?: () => number;
+}
+
+/**
+ * The transport of one 2025-era Streamable HTTP session, writing server-sent events straight to
+ * the HTTP responses it holds (no web streams, no `Request` objects per message): a question
+ * waiting for its answer costs the response the client keeps open and a few small records.
+ *
+ * It keeps the transport rules of Streamable HTTP's sessions: a POST of requests gets an SSE stream
+ * that carries the messages related to them and ends after their responses; a POST of responses or
+ * notifications gets 202; one standalone GET stream at most (409 otherwise); every event has an
+ * id, and a client that reconnects with `Last-Event-ID` gets what its stream sent after it and the
+ * rest as it comes; on 2025-11-25 a priming event (id, `retry`, empty data) opens each stream, so
+ * the server may end a long call's stream (`ctx.closeStream()`) and the client resumes. A client
+ * that drops a POST's stream without ending it (no reconnect on its way) has its requests cancelled.
+ */
+export class SessionTransport implements Transport {
+  readonly sessionId: string;
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly events: SessionEvents;
+  readonly #retryMs: number;
+  readonly #byRequest = new Map<RequestId, Stream>();
+  readonly #streams = new Map<string, Stream>();
+  #standalone: EventOutlet | undefined;
+  #supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+  #initialized = false;
+  #initializeId: RequestId | undefined;
+  #settleInitialized!: (accepted: boolean) => void;
+  /** Settles with whether the SDK accepted this session's `initialize` (false if it closed first). */
+  readonly initialized = new Promise<boolean>((resolve) => {
+    this.#settleInitialized = resolve;
+  });
+  #closed = false;
+  #nextStream = 0;
+
+  constructor(options: SessionTransportOptions) {
+    this.sessionId = options.sessionId;
+    this.#retryMs = options.retryMs;
+    this.events = new SessionEvents(options.now ? { now: options.now } : {});
+  }
+
+  /** Calls with a response still to come (a session with one is busy: it is not evicted). */
+  get pending(): number {
+    return this.#byRequest.size;
+  }
+
+  async start(): Promise<void> {}
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.#supported = versions;
+  }
+
+  /** Serves a POST whose body was read and parsed (`body`: one JSON-RPC message or a batch). */
+  post(exchange: HttpExchange, respond: HttpResponder, body: unknown, authInfo: AuthInfo | undefined): void {
+    const accept = exchange.header('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      const message = 'Not Acceptable: the client must accept both application/json and text/event-stream.';
+      respond.json(406, rpcError(null, HTTP_REFUSED, message));
+      return;
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH) {
+      const message = `Invalid Request: a batch may carry at most ${MAX_BATCH} messages.`;
+      respond.json(400, rpcError(null, INVALID_REQUEST, message));
+      return;
+    }
+    let messages: JSONRPCMessage[];
+    try {
+      messages = (Array.isArray(body) ? body : [body]).map((one) => parseJSONRPCMessage(one));
+    } catch {
+      respond.json(400, rpcError(null, PARSE_ERROR, 'Parse error: Invalid JSON-RPC message'));
+      return;
+    }
+    if (this.#closed) {
+      respond.json(
+        404,
+        rpcError(null, SESSION_NOT_FOUND, 'Session not found: it ended; start a new one with initialize.'),
+      );
+      return;
+    }
+    const initialize = messages.find((message) => isInitializeRequest(message)) as
+      | { readonly id: RequestId; readonly params: { readonly protocolVersion: string } }
+      | undefined;
+    if (initialize) {
+      if (this.#initialized) {
+        const message =
+          'Invalid Request: this session is initialized already; send initialize without Mcp-Session-Id to start another.';
+        respond.json(400, rpcError(null, INVALID_REQUEST, message));
+        return;
+      }
+      if (messages.length > 1) {
+        const message = 'Invalid Request: initialize must be sent alone, not in a batch.';
+        respond.json(400, rpcError(null, INVALID_REQUEST, message));
+        return;
+      }
+      this.#initialized = true;
+      this.#initializeId = initialize.id;
+    } else {
+      const refused = this.#protocolRefusal(exchange);
+      if (refused) {
+        respond.json(400, refused);
+        return;
+      }
+    }
+    const requests = messages.filter(isJSONRPCRequest);
+    const ids = new Set(requests.map((request) => request.id));
+    if (ids.size < requests.length || requests.some((request) => this.#byRequest.has(request.id))) {
+      const message =
+        'Invalid Request: a request id is already in use on this session; give each pending request its own id.';
+      respond.json(400, rpcError(null, INVALID_REQUEST, message));
+      return;
+    }
+    if (requests.length === 0) {
+      for (const message of messages) this.onmessage?.(message, authInfo ? { authInfo } : undefined);
+      respond.empty(202);
+      return;
+    }
+    const version = initialize
+      ? initialize.params.protocolVersion
+      : (exchange.header('mcp-protocol-version') ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION);
+    const stream: Stream = {
+      id: String(++this.#nextStream),
+      outlet: respond.eventStream({ 'mcp-session-id': this.sessionId }),
+      waiting: requests.map((request) => request.id),
+    };
+    this.#streams.set(stream.id, stream);
+    for (const id of stream.waiting) this.#byRequest.set(id, stream);
+    const outlet = stream.outlet;
+    exchange.onAbort(() => this.#dropped(stream, outlet));
+    const resumable = this.#supported.includes(version) && version >= '2025-11-25';
+    if (resumable) this.#prime(stream);
+    for (const message of messages) {
+      if (!isJSONRPCRequest(message) || !resumable) {
+        this.onmessage?.(message, authInfo ? { authInfo } : undefined);
+        continue;
+      }
+      const id = message.id;
+      this.onmessage?.(message, {
+        ...(authInfo && { authInfo }),
+        closeSSEStream: () => this.#endOutlet(this.#byRequest.get(id)),
+        closeStandaloneSSEStream: () => this.#endStandalone(),
+      });
+    }
+  }
+
+  /** Serves a GET: the standalone stream, or (with `Last-Event-ID`) the rest of a stream the client lost. */
+  get(exchange: HttpExchange, respond: HttpResponder): void {
+    if (!(exchange.header('accept') ?? '').includes('text/event-stream')) {
+      const message = 'Not Acceptable: the client must accept text/event-stream.';
+      respond.json(406, rpcError(null, HTTP_REFUSED, message));
+      return;
+    }
+    const refused = this.#protocolRefusal(exchange);
+    if (refused) {
+      respond.json(400, refused);
+      return;
+    }
+    const lastEventId = exchange.header('last-event-id');
+    if (lastEventId) {
+      this.#resume(lastEventId, exchange, respond);
+      return;
+    }
+    if (this.#standalone) {
+      const message = 'Conflict: this session has a GET stream open already; only one is allowed.';
+      respond.json(409, rpcError(null, HTTP_REFUSED, message));
+      return;
+    }
+    const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
+    this.#standalone = outlet;
+    exchange.onAbort(() => {
+      if (this.#standalone === outlet) this.#standalone = undefined;
+    });
+  }
+
+  /** Checks a DELETE's protocol header; the caller ends the session when this answers `undefined`. */
+  deleteRefusal(exchange: HttpExchange): ReturnType<typeof rpcError> | undefined {
+    return this.#protocolRefusal(exchange);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    const requestId = isResponse ? message.id : options?.relatedRequestId;
+    const data = JSON.stringify(message);
+    if (requestId === undefined) {
+      const eventId = this.events.store(STANDALONE, data);
+      this.#standalone?.write(frame(eventId, data));
+      return;
+    }
+    const stream = this.#byRequest.get(requestId);
+    if (!stream) {
+      throw new Error(
+        `No open request ${JSON.stringify(requestId)} on session ${this.sessionId}: it was answered already or never received.`,
+      );
+    }
+    const eventId = this.events.store(stream.id, data);
+    stream.outlet?.write(frame(eventId, data));
+    if (!isResponse) return;
+    if (requestId === this.#initializeId) {
+      this.#initializeId = undefined;
+      this.#settleInitialized(isJSONRPCResultResponse(message));
+    }
+    this.#byRequest.delete(requestId);
+    stream.waiting = stream.waiting.filter((id) => id !== requestId);
+    if (stream.waiting.length === 0) {
+      this.#streams.delete(stream.id);
+      this.#endOutlet(stream);
+    }
+  }
+
+  /** Writes a keep-alive comment on every open stream (proxies close streams that stay silent). */
+  keepAlive(): void {
+    for (const stream of this.#streams.values()) stream.outlet?.write(': keep-alive\n\n');
+    this.#standalone?.write(': keep-alive\n\n');
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of this.#streams.values()) this.#endOutlet(stream);
+    this.#streams.clear();
+    this.#byRequest.clear();
+    this.#endStandalone();
+    this.#settleInitialized(false);
+    this.onclose?.();
+  }
+
+  #resume(lastEventId: string, exchange: HttpExchange, respond: HttpResponder): void {
+    const sent = this.events.after(lastEventId);
+    if (!sent) {
+      const message = 'Unknown Last-Event-ID: those events are gone; call again.';
+      respond.json(400, rpcError(null, HTTP_REFUSED, message));
+      return;
+    }
+    const live = sent.streamId === STANDALONE ? undefined : this.#streams.get(sent.streamId);
+    if (live?.outlet || (sent.streamId === STANDALONE && this.#standalone)) {
+      const message = 'Conflict: that stream is already open on another connection.';
+      respond.json(409, rpcError(null, HTTP_REFUSED, message));
+      return;
+    }
+    const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
+    for (const [eventId, data] of sent.events) outlet.write(frame(eventId, data));
+    if (sent.streamId === STANDALONE) {
+      this.#standalone = outlet;
+      exchange.onAbort(() => {
+        if (this.#standalone === outlet) this.#standalone = undefined;
+      });
+    } else if (live) {
+      live.outlet = outlet;
+      exchange.onAbort(() => this.#dropped(live, outlet));
+    } else {
+      outlet.end(); // every request of that stream was answered: the replay was all of it
+    }
+  }
+
+  /** The client went away from a stream before it ended: its requests are cancelled. */
+  #dropped(stream: Stream, outlet: EventOutlet | undefined): void {
+    if (stream.outlet !== outlet || this.#streams.get(stream.id) !== stream) return;
+    stream.outlet = undefined;
+    // Cancelled requests get no response (the SDK sends none), so they are forgotten here.
+    this.#streams.delete(stream.id);
+    for (const requestId of stream.waiting) {
+      this.#byRequest.delete(requestId);
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'The client disconnected before the response ended.' },
+      });
+    }
+  }
+
+  /** Ends a stream's connection on the server's side (the call goes on; the client may resume). */
+  #endOutlet(stream: Stream | undefined): void {
+    const outlet = stream?.outlet;
+    if (!stream || !outlet) return;
+    stream.outlet = undefined;
+    outlet.end();
+  }
+
+  #endStandalone(): void {
+    const outlet = this.#standalone;
+    this.#standalone = undefined;
+    outlet?.end();
+  }
+
+  #prime(stream: Stream): void {
+    const eventId = this.events.store(stream.id, '');
+    stream.outlet?.write(`id: ${eventId}\nretry: ${this.#retryMs}\ndata: \n\n`);
+  }
+
+  #protocolRefusal(exchange: HttpExchange): ReturnType<typeof rpcError> | undefined {
+    const version = exchange.header('mcp-protocol-version');
+    if (version === undefined || this.#supported.includes(version)) return undefined;
+    const message = `Bad Request: unsupported protocol version ${version} (supported: ${this.#supported.join(', ')}).`;
+    return rpcError(null, HTTP_REFUSED, message);
+  }
+}
+
+/** One server-sent event carrying a JSON-RPC message (its JSON text). */
+function frame(eventId: string, data: string): string {
+  return `event: message\nid: ${eventId}\ndata: ${data}\n\n`;
+}
