@@ -14,6 +14,13 @@ import { NotificationSequence, sendLog, sendProgress } from './side-channels.js'
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
   ask(point: AskPoint): Promise<ItemResult[]>;
+  /**
+   * Asks the one question of a single-item point and resolves with its result: the same as
+   * `ask(point)` and its first result, without the array and the promises around it. Only an
+   * engine that never suspends (rejects with `SUSPEND`) may offer it: the context stops its
+   * notification sequence on a suspension only on the `ask` path.
+   */
+  askOne?(point: AskPoint): Promise<ItemResult>;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
 }
 
@@ -159,12 +166,19 @@ class CallContext implements ParleyContext {
   }
 
   #askOne(item: AskItem): Promise<ItemResult> {
-    return this.#ask(askPoint([item], false)).then(firstOf);
+    const point = askPoint([item], false);
+    return this.#engine.askOne ? this.#engine.askOne(point) : this.#ask(point).then(firstOf);
   }
 
-  async elicit(message: string, question: QuestionInput, options?: ElicitOptions): Promise<never> {
-    const key = this.#nextKey(options);
-    return this.#askOne(this.#kindFor('form').item(key, { kind: 'form', message, question })) as never;
+  elicit(message: string, question: QuestionInput, options?: ElicitOptions): Promise<never> {
+    // Not `async`: its promise would wait on the question's, one more link per pending question.
+    // A mistake found before asking still comes back as a rejection, as from an async method.
+    try {
+      const key = this.#nextKey(options);
+      return this.#askOne(this.#kindFor('form').item(key, { kind: 'form', message, question })) as never;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {

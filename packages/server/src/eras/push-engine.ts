@@ -54,6 +54,16 @@ export class PushEngine implements WaitingAsk {
     return Promise.all(point.items.map((item) => this.#askOne(item)));
   }
 
+  /** A single question: its own promise, no `Promise.all` around it (see `AskEngine.askOne`). */
+  askOne(point: AskPoint): Promise<ItemResult> {
+    try {
+      this.#countRound();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#askOne(point.items[0]!);
+  }
+
   async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
     const key = `${this.#callId}.${name}`;
     const once = this.#call.app.once;
