@@ -120,12 +120,20 @@ export type Endpoint = (observer: RoundObserver) => Promise<Result>;
  * Runs `endpoint` inside `chain` (Koa/Hono-style onion: each middleware awaits `next()` once) and
  * returns the request's result.
  */
-export async function runChain(
+export function runChain(
   chain: readonly Middleware[],
   start: RequestStart,
   endpoint: Endpoint,
 ): Promise<Result> {
-  if (chain.length === 0) return endpoint(IGNORE);
+  // No middleware: the endpoint's own promise, with no async frame around it while the call waits.
+  return chain.length === 0 ? endpoint(IGNORE) : runMiddleware(chain, start, endpoint);
+}
+
+async function runMiddleware(
+  chain: readonly Middleware[],
+  start: RequestStart,
+  endpoint: Endpoint,
+): Promise<Result> {
   const began = performance.now();
   const continuation = start.sdk.mcpReq.requestState<unknown>() !== undefined;
   const asked: string[] = [];

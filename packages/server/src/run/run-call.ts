@@ -36,9 +36,8 @@ const ERAS: Record<ServingEra, EraModule> = { modern: modernEra, legacy: handsha
  * sealed state (a round ends with an InputRequiredResult at the first unanswered question); on the
  * 2025 eras by sending questions to the client over the session.
  */
-export async function runCall<R>(
-  options: RunCallOptions<R>,
-): Promise<R | InputRequiredResult | CreateTaskResult> {
+export function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequiredResult | CreateTaskResult> {
+  // Not `async`: the era's promise is the call's, with no link around it while the call waits.
   const { app, sdk, unit } = options;
   // One literal (no spread): an object built by spreading gets a hidden class of its own, and a
   // 2025-era call keeps this one while the person answers.

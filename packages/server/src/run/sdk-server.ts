@@ -97,7 +97,7 @@ export function buildSdkServer(
             unit,
             call: found.spec,
             observe,
-            invoke: async (ctx) => found.handler(ctx),
+            invoke: found.handler,
             task: found.task && {
               mode: found.task,
               // The task's outcome follows the one error policy too: a failure the caller may read is a

@@ -23,7 +23,8 @@ export interface FoundCall {
   readonly spec: CallSpec;
   /** How the server names it to the log and to the caller ("Tool greet"). */
   readonly what: string;
-  readonly handler: (ctx: ParleyContext) => unknown;
+  /** Runs the handler; never throws, a failure is a rejection. */
+  readonly handler: (ctx: ParleyContext) => Promise<unknown>;
   /** Turns what the handler returned into the method's result. */
   finish(value: unknown, server: Server): Result | Promise<Result>;
   /** For a tool that may run as a task: how. */
@@ -72,10 +73,13 @@ const tools: Surface<'tools/call'> = {
       spec: { method: 'tools/call', target: name, args },
       what: `Tool ${name}`,
       task: tool.task,
-      handler: async (ctx) => {
-        if (tool.task?.start === 'call') await ctx.runAsTask();
-        return tool.handler(validated.value as never, ctx);
-      },
+      handler:
+        tool.task?.start === 'call'
+          ? async (ctx) => {
+              await ctx.runAsTask();
+              return tool.handler(validated.value as never, ctx);
+            }
+          : (ctx) => promised(() => tool.handler(validated.value as never, ctx)),
       async finish(value, server) {
         const result = toCallToolResult(value as never);
         if (tool.output && !result.isError) {
@@ -92,6 +96,18 @@ const tools: Surface<'tools/call'> = {
   // A tool has an error result: the caller (and its model) reads the failure there.
   fail: (message) => toolError(message),
 };
+
+/**
+ * What `run` returns, as a promise: its own promise when it returns one, so a call waiting on the
+ * person holds no extra link around it (an `async` wrapper would), and a rejection when it throws.
+ */
+function promised(run: () => unknown): Promise<unknown> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 /** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */
 function failAsError(message: string, error: unknown): never {
@@ -125,7 +141,7 @@ const prompts: Surface<'prompts/get'> = {
     return {
       spec: { method: 'prompts/get', target: name, args },
       what: `Prompt ${name}`,
-      handler: (ctx) => prompt.handler(validated.value as never, ctx),
+      handler: (ctx) => promised(() => prompt.handler(validated.value as never, ctx)),
       finish: (value) => toPromptResult(value as never),
     };
   },
@@ -148,7 +164,7 @@ const resources: Surface<'resources/read'> = {
     return {
       spec: { method: 'resources/read', target: uri, args: {} },
       what: `Resource ${JSON.stringify(uri)}`,
-      handler: (ctx) => resource.handler({ uri, params: variables }, ctx),
+      handler: (ctx) => promised(() => resource.handler({ uri, params: variables }, ctx)),
       finish: (value) => toReadResourceResult(value as never, uri, resource.mimeType),
     };
   },
