@@ -23,27 +23,51 @@ export interface WaitingAsk {
  * Asks one question until it has a usable answer: an invalid answer is asked again with its
  * reason, up to `maxTries`; a URL flow the person consented to is waited on, and asked again when
  * it did not settle.
+ *
+ * A chain of promises rather than an `await` loop: while the person answers, a question holds one
+ * `.then` of the reply, not a suspended async frame with all its registers.
  */
-export async function askUntilAnswered(item: AskItem, how: WaitingAsk): Promise<ItemResult> {
-  const kind = kindOf(item);
-  let reason: string | undefined;
-  for (let tries = 0; ; ) {
-    const reply = await how.send(kind, item, questionMessage(item, reason));
-    const checked = kind.check(item, reply);
-    if (checked.status === 'ok') {
-      const action = (checked.result as { action?: unknown } | null)?.action;
-      if (action === 'accept' || action === 'decline' || action === 'cancel')
-        how.onAnswer?.(item.key, action);
-      if (!kind.settle) return checked.result;
-      const settled = await kind.settle(item, checked.result, (flow) => how.waitForFlow(flow));
-      if (settled !== undefined) return settled;
-      reason = undefined;
-      continue;
-    }
-    if (checked.status === 'malformed') throw how.malformed(item, kind, checked.problem);
-    tries++;
-    if (tries >= how.maxTries) throw new TooManyInvalidAnswersError(tries, checked.reason);
-    how.beforeAskingAgain?.();
-    reason = checked.reason;
+export function askUntilAnswered(item: AskItem, how: WaitingAsk): Promise<ItemResult> {
+  try {
+    return put(item, how, kindOf(item), 0, undefined);
+  } catch (error) {
+    return Promise.reject(error);
   }
+}
+
+/** Sends the question (with the reason the last answer was refused), then checks the reply. */
+function put(
+  item: AskItem,
+  how: WaitingAsk,
+  kind: QuestionKind,
+  tries: number,
+  reason: string | undefined,
+): Promise<ItemResult> {
+  return how
+    .send(kind, item, questionMessage(item, reason))
+    .then((reply) => check(item, how, kind, tries, reply));
+}
+
+/** What a reply leads to: its result, the flow it started, or the question asked again. */
+function check(
+  item: AskItem,
+  how: WaitingAsk,
+  kind: QuestionKind,
+  tries: number,
+  reply: unknown,
+): ItemResult | Promise<ItemResult> {
+  const checked = kind.check(item, reply);
+  if (checked.status === 'ok') {
+    const action = (checked.result as { action?: unknown } | null)?.action;
+    if (action === 'accept' || action === 'decline' || action === 'cancel') how.onAnswer?.(item.key, action);
+    if (!kind.settle) return checked.result;
+    return kind
+      .settle(item, checked.result, (flow) => how.waitForFlow(flow))
+      .then((settled) => (settled !== undefined ? settled : put(item, how, kind, tries, undefined)));
+  }
+  if (checked.status === 'malformed') throw how.malformed(item, kind, checked.problem);
+  const failed = tries + 1;
+  if (failed >= how.maxTries) throw new TooManyInvalidAnswersError(failed, checked.reason);
+  how.beforeAskingAgain?.();
+  return put(item, how, kind, failed, checked.reason);
 }
