@@ -6,13 +6,13 @@ export class PendingQuestions {
     return this.#count;
   }
 
-  readonly #settled = () => {
-    this.#count--;
-  };
-
-  /** Counts `question` as pending until it settles, however it settles. */
-  track<T>(question: Promise<T>): Promise<T> {
+  /** A question was sent: it counts as pending until {@link settled} is called for it, once. */
+  sent(): void {
     this.#count++;
-    return question.finally(this.#settled);
+  }
+
+  /** A question that was {@link sent} has its answer, or failed. */
+  settled(): void {
+    this.#count--;
   }
 }

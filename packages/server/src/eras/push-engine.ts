@@ -77,11 +77,6 @@ export class PushEngine implements WaitingAsk {
     return askUntilAnswered(item, this);
   }
 
-  /** Sends one question, counted as pending until it settles (`WaitingAsk`). */
-  send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
-    return this.#call.app.pendingQuestions.track(this.#send(kind, item, message));
-  }
-
   /** `WaitingAsk`: a reply that is not even the shape of an answer. */
   malformed(_item: AskItem, _kind: QuestionKind, problem: string): Error {
     return new Error(`The client answered with something unusable: ${problem}.`);
@@ -116,13 +111,15 @@ export class PushEngine implements WaitingAsk {
   }
 
   /**
-   * Sends one question with `ctx.mcpReq.send`, which ties it to the call being served (on HTTP it
-   * travels on that POST's stream, as SEP-2260 requires, not on the optional GET stream) and leaves
-   * the answer unchecked, so an invalid answer reaches the kind's check and is asked again with its
-   * reason (`elicitInput` sends unrelated and turns such an answer into a -32602 that ends the call).
+   * Sends one question with `ctx.mcpReq.send` (`WaitingAsk`), counted as pending until it settles.
+   * `mcpReq.send` ties it to the call being served (on HTTP it travels on that POST's stream, as
+   * SEP-2260 requires, not on the optional GET stream) and leaves the answer unchecked, so an invalid
+   * answer reaches the kind's check and is asked again with its reason (`elicitInput` sends unrelated
+   * and turns such an answer into a -32602 that ends the call).
    */
-  #send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
+  send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
     const { sdk, app } = this.#call;
+    const pending = app.pendingQuestions;
     const options = { timeout: app.questionTimeoutMs, signal: sdk.mcpReq.signal };
     let sent: Promise<unknown>;
     try {
@@ -133,10 +130,19 @@ export class PushEngine implements WaitingAsk {
     } catch (error) {
       return Promise.reject(this.#failure(kind, error));
     }
-    // `.catch`, not `try { return await }`: no suspended frame per pending question.
-    return sent.catch((error: unknown) => {
-      throw this.#failure(kind, error);
-    });
+    pending.sent();
+    // One `.then` that both uncounts and maps the failure: every promise and handler here is held
+    // for as long as the person takes to answer (no `await`: no suspended frame either).
+    return sent.then(
+      (reply) => {
+        pending.settled();
+        return reply;
+      },
+      (error: unknown) => {
+        pending.settled();
+        throw this.#failure(kind, error);
+      },
+    );
   }
 
   /** What a failed question means for the call. */
