@@ -55,6 +55,30 @@ const ANY_REPLY: StandardSchemaV1<unknown> = {
 const schemaText = new WeakMap<object, string>();
 const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
 
+/**
+ * A question's schema as a 2025 revision takes it, adapted once per question and revision and shared
+ * by every call that asks it (it is only serialized, as the prepared schema is on 2026-07-28): a
+ * pending question then holds no copy of its own.
+ */
+const handshakeSchemas = new WeakMap<
+  PreparedQuestion<unknown>,
+  Map<string, ReturnType<typeof schemaForProtocolVersion>>
+>();
+
+function handshakeSchema(question: PreparedQuestion<unknown>, protocolVersion: string) {
+  let byVersion = handshakeSchemas.get(question);
+  if (byVersion === undefined) {
+    byVersion = new Map();
+    handshakeSchemas.set(question, byVersion);
+  }
+  let adapted = byVersion.get(protocolVersion);
+  if (adapted === undefined) {
+    adapted = schemaForProtocolVersion(question.schema, protocolVersion);
+    byVersion.set(protocolVersion, adapted);
+  }
+  return adapted;
+}
+
 export const formKind: QuestionKind<FormItem> = {
   name: 'form',
   capability: {
@@ -85,7 +109,7 @@ export const formKind: QuestionKind<FormItem> = {
         params: { mode: 'form', message, requestedSchema: item.question.schema },
       }) as InputRequest,
     handshake(item, message, protocolVersion) {
-      const adapted = schemaForProtocolVersion(item.question.schema, protocolVersion);
+      const adapted = handshakeSchema(item.question, protocolVersion);
       if (!adapted.ok) {
         // A ToolError, so the caller learns why instead of getting an internal error with a reference.
         throw new ToolError(
