@@ -97,6 +97,12 @@ function clientFacts(info: ContextFacts['clientInfo']): ParleyContext['client'] 
   return client;
 }
 
+/**
+ * What a client declared, by its capabilities object (one per session on the 2025 eras, per request
+ * on 2026-07-28) and `protocolVersion\0kind`: worked out once, not once per call.
+ */
+const declaredBy = new WeakMap<object, Map<string, boolean>>();
+
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
   return new CallContext(facts, engine);
@@ -108,26 +114,35 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
  * memory per pending question. (Call its methods on `ctx`, as `ctx.elicit(...)`.)
  */
 class CallContext implements ParleyContext {
-  readonly era: ParleyContext['era'];
-  readonly protocolVersion: string;
-  readonly user: Principal | undefined;
-  readonly client: ParleyContext['client'];
-  readonly sdk: ServerContext;
   readonly #facts: ContextFacts;
   readonly #engine: AskEngine;
   readonly #notifications: NotificationSequence;
-  #declared: Map<string, boolean> | undefined;
   #asked = 0;
 
   constructor(facts: ContextFacts, engine: AskEngine) {
-    this.era = facts.era;
-    this.protocolVersion = facts.protocolVersion;
-    this.user = facts.user;
-    this.client = clientFacts(facts.clientInfo);
-    this.sdk = facts.sdk;
     this.#facts = facts;
     this.#engine = engine;
     this.#notifications = facts.notifications ?? new NotificationSequence();
+  }
+
+  get era(): ParleyContext['era'] {
+    return this.#facts.era;
+  }
+
+  get protocolVersion(): string {
+    return this.#facts.protocolVersion;
+  }
+
+  get user(): Principal | undefined {
+    return this.#facts.user;
+  }
+
+  get client(): ParleyContext['client'] {
+    return clientFacts(this.#facts.clientInfo);
+  }
+
+  get sdk(): ServerContext {
+    return this.#facts.sdk;
   }
 
   get signal(): AbortSignal {
@@ -135,11 +150,19 @@ class CallContext implements ParleyContext {
   }
 
   can(name: string): boolean {
-    this.#declared ??= new Map();
-    let yes = this.#declared.get(name);
+    const { clientCapabilities, protocolVersion } = this.#facts;
+    if (typeof clientCapabilities !== 'object' || clientCapabilities === null)
+      return isDeclared(name, clientCapabilities, protocolVersion);
+    let known = declaredBy.get(clientCapabilities);
+    if (known === undefined) {
+      known = new Map();
+      declaredBy.set(clientCapabilities, known);
+    }
+    const key = `${protocolVersion}\0${name}`;
+    let yes = known.get(key);
     if (yes === undefined) {
-      yes = isDeclared(name, this.#facts.clientCapabilities, this.#facts.protocolVersion);
-      this.#declared.set(name, yes);
+      yes = isDeclared(name, clientCapabilities, protocolVersion);
+      known.set(key, yes);
     }
     return yes;
   }
