@@ -97,7 +97,7 @@ export function buildSdkServer(
             unit,
             call: found.spec,
             observe,
-            invoke: found.handler,
+            invoke: (ctx) => found.handler(ctx),
             task: found.task && {
               mode: found.task,
               // The task's outcome follows the one error policy too: a failure the caller may read is a

@@ -11,7 +11,7 @@ import type { App } from '../app.js';
 import type { CallSpec } from '../eras/era.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { validateArgs } from '../registry/schema.js';
-import type { TaskMode } from '../registry/tools.js';
+import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
 
@@ -23,8 +23,8 @@ export interface FoundCall {
   readonly spec: CallSpec;
   /** How the server names it to the log and to the caller ("Tool greet"). */
   readonly what: string;
-  /** Runs the handler; never throws, a failure is a rejection. */
-  readonly handler: (ctx: ParleyContext) => Promise<unknown>;
+  /** Runs the handler (call it as `found.handler(ctx)`); never throws, a failure is a rejection. */
+  handler(ctx: ParleyContext): Promise<unknown>;
   /** Turns what the handler returned into the method's result. */
   finish(value: unknown, server: Server): Result | Promise<Result>;
   /** For a tool that may run as a task: how. */
@@ -69,29 +69,7 @@ const tools: Surface<'tools/call'> = {
     const validated = await validateArgs(tool.input, args);
     if (!validated.ok)
       return { refused: toolError(`Invalid arguments for tool ${name}: ${validated.message}`) };
-    return {
-      spec: { method: 'tools/call', target: name, args },
-      what: `Tool ${name}`,
-      task: tool.task,
-      handler:
-        tool.task?.start === 'call'
-          ? async (ctx) => {
-              await ctx.runAsTask();
-              return tool.handler(validated.value as never, ctx);
-            }
-          : (ctx) => promised(() => tool.handler(validated.value as never, ctx)),
-      async finish(value, server) {
-        const result = toCallToolResult(value as never);
-        if (tool.output && !result.isError) {
-          const checked = await validateArgs(tool.output, result.structuredContent);
-          if (!checked.ok)
-            throw new Error(
-              `Tool ${name} returned structuredContent that does not match its output schema: ${checked.message}`,
-            );
-        }
-        return server.projectCallToolResult(result, tool.outputJson);
-      },
-    };
+    return new ToolCall(tool, args, validated.value);
   },
   // A tool has an error result: the caller (and its model) reads the failure there.
   fail: (message) => toolError(message),
@@ -106,6 +84,54 @@ function promised(run: () => unknown): Promise<unknown> {
     return Promise.resolve(run());
   } catch (error) {
     return Promise.reject(error);
+  }
+}
+
+/**
+ * One call of a tool, with arguments that passed its schema. A class (its methods on the prototype)
+ * rather than closures: a 2025-era call keeps it while the person answers.
+ */
+class ToolCall implements FoundCall {
+  readonly spec: CallSpec;
+  readonly #tool: RegisteredTool;
+  readonly #value: unknown;
+
+  constructor(tool: RegisteredTool, args: unknown, value: unknown) {
+    this.spec = { method: 'tools/call', target: tool.name, args };
+    this.#tool = tool;
+    this.#value = value;
+  }
+
+  get what(): string {
+    return `Tool ${this.#tool.name}`;
+  }
+
+  get task(): TaskMode | undefined {
+    return this.#tool.task;
+  }
+
+  handler(ctx: ParleyContext): Promise<unknown> {
+    const tool = this.#tool;
+    if (tool.task?.start === 'call') return this.#runAsTask(ctx);
+    return promised(() => tool.handler(this.#value as never, ctx));
+  }
+
+  async #runAsTask(ctx: ParleyContext): Promise<unknown> {
+    await ctx.runAsTask();
+    return this.#tool.handler(this.#value as never, ctx);
+  }
+
+  async finish(value: unknown, server: Server): Promise<Result> {
+    const tool = this.#tool;
+    const result = toCallToolResult(value as never);
+    if (tool.output && !result.isError) {
+      const checked = await validateArgs(tool.output, result.structuredContent);
+      if (!checked.ok)
+        throw new Error(
+          `Tool ${tool.name} returned structuredContent that does not match its output schema: ${checked.message}`,
+        );
+    }
+    return server.projectCallToolResult(result, tool.outputJson);
   }
 }
 
