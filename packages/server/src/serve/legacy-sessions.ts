@@ -57,6 +57,11 @@ const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string 
   server: { status: 503, message: 'Too many open sessions, each busy with a call; try again later.' },
 };
 
+/** What a call still running hears when the server stops or its client ends the session. */
+const STOPPING =
+  'The server stopped before this call finished; call again (another replica or the restarted server will serve it).';
+const DELETED = 'The session was ended (DELETE) before this call finished.';
+
 const NOT_FORWARDED: Readonly<Record<'not-found' | 'gone' | 'unreachable', string>> = {
   'not-found': 'Session not found: it ended or expired; start a new session with initialize.',
   gone: 'Session not found: the server process that held it stopped; start a new session with initialize.',
@@ -142,6 +147,7 @@ export class LegacySessions {
         case 'DELETE': {
           const refused = transport.deleteRefusal(exchange);
           if (refused) return respond.json(400, refused);
+          session.transport.answerPending(DELETED);
           this.#drop(session.id);
           return respond.empty(200);
         }
@@ -200,6 +206,7 @@ export class LegacySessions {
     clearInterval(this.#keepAlive);
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
+    for (const session of sessions) session.transport.answerPending(STOPPING);
     await Promise.allSettled(sessions.map((session) => session.server.close()));
   }
 

@@ -13,7 +13,14 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { EventOutlet, HttpExchange, HttpResponder } from './http-exchange.js';
-import { HTTP_REFUSED, INVALID_REQUEST, PARSE_ERROR, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
+import {
+  HTTP_REFUSED,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+  PARSE_ERROR,
+  rpcError,
+  SESSION_NOT_FOUND,
+} from './rpc-error.js';
 import { SessionEvents } from './session-events.js';
 
 /** Messages one POST may batch at most (as the SDK's own transport allows). */
@@ -252,6 +259,18 @@ export class SessionTransport implements Transport {
   keepAlive(): void {
     for (const stream of this.#streams.values()) stream.outlet?.write(': keep-alive\n\n');
     this.#standalone?.write(': keep-alive\n\n');
+  }
+
+  /**
+   * Ends the session's calls still waiting for their response with a JSON-RPC error saying why
+   * (`reason`: what happened and what to do), so their clients learn it now instead of waiting out
+   * a timeout. Call it before closing the session.
+   */
+  answerPending(reason: string): void {
+    for (const [requestId, stream] of [...this.#byRequest]) {
+      if (stream.waiting.includes(requestId))
+        void this.send(rpcError(requestId, INTERNAL_ERROR, reason) as JSONRPCMessage).catch(() => {});
+    }
   }
 
   async close(): Promise<void> {
