@@ -82,10 +82,17 @@ export function buildSdkServer(
       handle(method, (params, sdk) =>
         runChain(chainFor(sdk), start(method, params, sdk), async () => list!(app)),
       );
-    handle(surface.method, async (params, sdk): Promise<Result> => {
+    handle(surface.method, (params, sdk): Promise<Result> => {
       let what = `${surface.method} request`;
-      try {
-        return await runChain(chainFor(sdk), start(surface.method, params, sdk), async (observe) => {
+      /** The one error policy: a ProtocolError stays one, anything else becomes the surface's failure. */
+      const failed = (error: unknown): Result => {
+        if (error instanceof ProtocolError) throw error;
+        return surface.fail(report(app, error, what), error);
+      };
+      // `.catch`, not `try { return await }`: a 2025-era call waits on the person for as long as they
+      // take, and a suspended async frame per pending call is memory.
+      return settled(() =>
+        runChain(chainFor(sdk), start(surface.method, params, sdk), async (observe) => {
           const found = await surface.find(app, params);
           if ('refused' in found) return found.refused;
           what = found.what;
@@ -122,14 +129,20 @@ export function buildSdkServer(
           });
           if (isInputRequiredResult(outcome) || isCreateTaskResult(outcome)) return outcome as Result;
           return await found.finish(outcome, server);
-        });
-      } catch (error) {
-        if (error instanceof ProtocolError) throw error;
-        return surface.fail(report(app, error, what), error);
-      }
+        }),
+      ).catch(failed);
     });
   }
   return server;
+}
+
+/** `run()`'s promise, or a rejection when it throws before it has one (as an async function would). */
+function settled<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
