@@ -8,6 +8,10 @@ import type { FlowRef, QuestionKind } from './question-kind.js';
 export interface WaitingAsk {
   /** Sends the question with this message (it carries the reason the last answer was refused). */
   readonly send: (kind: QuestionKind, item: AskItem, message: string) => Promise<unknown>;
+  /** Told that what `send` returned settled with a reply. */
+  readonly replied?: (() => void) | undefined;
+  /** Told that what `send` returned failed; returns what the call fails with (default: `error`). */
+  readonly failed?: ((kind: QuestionKind, error: unknown) => unknown) | undefined;
   /** After consent to a URL, waits until the flow's page settles it. */
   waitForFlow(flow: FlowRef): Promise<FlowCheck>;
   readonly maxTries: number;
@@ -43,9 +47,17 @@ function put(
   tries: number,
   reason: string | undefined,
 ): Promise<ItemResult> {
-  return how
-    .send(kind, item, questionMessage(item, reason))
-    .then((reply) => check(item, how, kind, tries, reply));
+  // One `.then` per question sent, its two handlers sharing one context: all of it is held for as
+  // long as the person takes to answer.
+  return how.send(kind, item, questionMessage(item, reason)).then(
+    (reply) => {
+      how.replied?.();
+      return check(item, how, kind, tries, reply);
+    },
+    (error: unknown) => {
+      throw how.failed ? how.failed(kind, error) : error;
+    },
+  );
 }
 
 /** What a reply leads to: its result, the flow it started, or the question asked again. */

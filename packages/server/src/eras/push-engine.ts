@@ -112,6 +112,8 @@ export class PushEngine implements WaitingAsk {
 
   /**
    * Sends one question with `ctx.mcpReq.send` (`WaitingAsk`), counted as pending until it settles.
+   * Its failure reaches `failed` as it came (no `.catch` here: one `.then` in askUntilAnswered is all
+   * a pending question holds).
    * `mcpReq.send` ties it to the call being served (on HTTP it travels on that POST's stream, as
    * SEP-2260 requires, not on the optional GET stream) and leaves the answer unchecked, so an invalid
    * answer reaches the kind's check and is asked again with its reason (`elicitInput` sends unrelated
@@ -119,30 +121,28 @@ export class PushEngine implements WaitingAsk {
    */
   send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
     const { sdk, app } = this.#call;
-    const pending = app.pendingQuestions;
+    // Pending from here until `replied` or `failed` (askUntilAnswered calls one of them, once).
+    app.pendingQuestions.sent();
     const options = { timeout: app.questionTimeoutMs, signal: sdk.mcpReq.signal };
-    let sent: Promise<unknown>;
     try {
       const { resultSchema, ...request } = kind.request.handshake(item, message, this.#protocolVersion);
-      sent = resultSchema
+      return resultSchema
         ? sdk.mcpReq.send(request, resultSchema, options)
         : sdk.mcpReq.send(request, options);
     } catch (error) {
-      return Promise.reject(this.#failure(kind, error));
+      return Promise.reject(error);
     }
-    pending.sent();
-    // One `.then` that both uncounts and maps the failure: every promise and handler here is held
-    // for as long as the person takes to answer (no `await`: no suspended frame either).
-    return sent.then(
-      (reply) => {
-        pending.settled();
-        return reply;
-      },
-      (error: unknown) => {
-        pending.settled();
-        throw this.#failure(kind, error);
-      },
-    );
+  }
+
+  /** `WaitingAsk`: a question sent has its reply. */
+  replied(): void {
+    this.#call.app.pendingQuestions.settled();
+  }
+
+  /** `WaitingAsk`: a question sent failed; what that means for the call. */
+  failed(kind: QuestionKind, error: unknown): unknown {
+    this.#call.app.pendingQuestions.settled();
+    return this.#failure(kind, error);
   }
 
   /** What a failed question means for the call. */
