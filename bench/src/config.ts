@@ -25,6 +25,8 @@ export interface BenchConfig {
   readonly pendingPerSession: number;
   /** (f): the server's question timeout while questions are held. */
   readonly questionTimeoutMs: number;
+  /** (f): how long a dropped 2025-era call waits for its client to reconnect (Parley's `resumeGraceMs`). */
+  readonly resumeGraceMs: number;
   /** (g): renders of the 20-field form timed (the median is reported). */
   readonly rendererRuns: number;
   /** CPU profile of (a) at concurrency 16: how long, or 0 for none. */
@@ -43,6 +45,7 @@ const FULL = {
   pendingSessions: 10,
   pendingPerSession: 100,
   questionTimeoutMs: 15_000,
+  resumeGraceMs: 5000,
   rendererRuns: 50,
   profileMs: 6000,
 };
@@ -59,6 +62,7 @@ const QUICK: typeof FULL = {
   pendingSessions: 2,
   pendingPerSession: 100,
   questionTimeoutMs: 3000,
+  resumeGraceMs: 500,
   rendererRuns: 15,
   profileMs: 1000,
 };

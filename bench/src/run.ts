@@ -132,12 +132,14 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       }
       const patient = await servers.start('parley', 'parley (HTTP, pending questions)', {
         BENCH_QUESTION_TIMEOUT_MS: String(config.questionTimeoutMs),
+        BENCH_RESUME_GRACE_MS: String(config.resumeGraceMs),
       });
       const pending = await measurePendingMemory(
         patient,
         config.pendingSessions,
         config.pendingPerSession,
         config.questionTimeoutMs,
+        config.resumeGraceMs,
       );
       await patient.stop();
       const roomy = await servers.start('parley', 'parley (HTTP, idle sessions)');

@@ -149,7 +149,7 @@ export function checkGoals(results: Measured): GoalCheck[] {
       check(
         disconnected,
         '0 waiting soon after',
-        `session end: ${waiting(pending.afterSessionEnd)}; dropped: ${waiting(pending.afterDrop)}`,
+        `session end: ${waiting(pending.afterSessionEnd)}; dropped: ${waiting(pending.afterDrop)} (resume grace ${pending.resumeGraceMs} ms)`,
         byEnd && byDrop,
         byDrop ? undefined : 'a dropped connection leaves its questions waiting until the question timeout',
       ),

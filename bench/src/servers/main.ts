@@ -19,7 +19,11 @@ import { announceSideChannel } from './stdio-side-channel.js';
 
 const [kind, transport = 'http'] = process.argv.slice(2);
 const timeout = Number(process.env.BENCH_QUESTION_TIMEOUT_MS);
-const parleyOptions = Number.isFinite(timeout) && timeout > 0 ? { questionTimeoutMs: timeout } : {};
+const grace = Number(process.env.BENCH_RESUME_GRACE_MS);
+const parleyOptions = {
+  ...(Number.isFinite(timeout) && timeout > 0 && { questionTimeoutMs: timeout }),
+  ...(process.env.BENCH_RESUME_GRACE_MS && Number.isFinite(grace) && { resumeGraceMs: grace }),
+};
 
 async function start(): Promise<() => Promise<unknown>> {
   if (transport === 'stdio') {

@@ -7,6 +7,8 @@ import { countRunning, sideChannel } from './side-channel.js';
 export interface ParleyBenchOptions {
   /** How long a 2025-era question waits for its answer (Parley's `questionTimeoutMs`). */
   readonly questionTimeoutMs?: number;
+  /** How long a dropped 2025-era call waits for its client to reconnect (Parley's `resumeGraceMs`, HTTP only). */
+  readonly resumeGraceMs?: number;
 }
 
 /** The survey tool written with Parley: one linear loop of `ctx.elicit`, on both eras. */
@@ -43,6 +45,7 @@ export function parleySurveyServer(options: ParleyBenchOptions = {}): ParleyServ
 export function listenParley(options: ParleyBenchOptions = {}): Promise<Listening> {
   return parleySurveyServer(options).listen({
     port: 0,
+    ...(options.resumeGraceMs !== undefined && { resumeGraceMs: options.resumeGraceMs }),
     routes: async (request) => {
       const answer = sideChannel(new URL(request.url));
       return answer && new Response(await answer, { headers: { 'content-type': 'application/json' } });

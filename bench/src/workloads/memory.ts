@@ -85,6 +85,8 @@ export interface Release extends MemoryReading {
 export interface PendingMemory {
   readonly questions: number;
   readonly timeoutMs: number;
+  /** How long the server lets a dropped call wait for its client to reconnect before cancelling it. */
+  readonly resumeGraceMs: number;
   readonly before: MemoryReading;
   /** How long asking every question took (it must stay well under the timeout). */
   readonly setupMs: number;
@@ -135,15 +137,17 @@ export async function waitUntil(
 
 /**
  * Holds `sessions × perSession` 2025-era questions open on a server started with a question
- * timeout of `timeoutMs`, and reads its memory while they wait, after they time out, after the
- * clients end their sessions, and after the clients simply drop their connections. Stop the
- * server afterwards: questions a dropped connection left behind may still be waiting.
+ * timeout of `timeoutMs` (and a resume grace of `resumeGraceMs`), and reads its memory while they
+ * wait, after they time out, after the clients end their sessions, and after the clients simply
+ * drop their connections (released once the grace is over). Stop the server afterwards: questions
+ * a dropped connection left behind may still be waiting.
  */
 export async function measurePendingMemory(
   server: ServerProcess,
   sessions: number,
   perSession: number,
   timeoutMs: number,
+  resumeGraceMs: number,
 ): Promise<PendingMemory> {
   const questions = sessions * perSession;
   const allWaiting = (running: number) => running >= questions;
@@ -181,8 +185,18 @@ export async function measurePendingMemory(
   // Whatever a drop leaves waiting is ended by the caller (it stops this server next).
   const afterDrop = await release(
     () => Promise.all(held.map((session) => session.client.close())),
-    timeoutMs / 2,
+    resumeGraceMs + timeoutMs / 2,
   );
 
-  return { questions, timeoutMs, before, setupMs, pending, afterTimeout, afterSessionEnd, afterDrop };
+  return {
+    questions,
+    timeoutMs,
+    resumeGraceMs,
+    before,
+    setupMs,
+    pending,
+    afterTimeout,
+    afterSessionEnd,
+    afterDrop,
+  };
 }

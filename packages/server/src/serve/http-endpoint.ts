@@ -79,6 +79,14 @@ export interface EndpointOptions {
    * in milliseconds. Default 1000. See `ctx.closeStream()`.
    */
   readonly sseRetryMs?: number;
+  /**
+   * How long a 2025 call whose client lost its stream (the connection dropped; no cancellation, no
+   * DELETE) waits for the client to reconnect with `Last-Event-ID` before it is cancelled, in
+   * milliseconds. The spec says a disconnection is not a cancellation, so a client on a flaky
+   * network resumes its call; an abandoned call (and its question) is let go after this. Default
+   * 5000; 0 cancels at once.
+   */
+  readonly resumeGraceMs?: number;
 }
 
 /** The stateless revisions this endpoint serves (2025 revisions are negotiated by `initialize`). */
@@ -127,6 +135,7 @@ export class Endpoint {
       maxAnonymousSessions: options.maxAnonymousSessions ?? 100,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       sseRetryMs: options.sseRetryMs ?? 1000,
+      resumeGraceMs: options.resumeGraceMs ?? 5000,
       router: app.sessionRouter,
       idPrefix: app.sessionIdPrefix,
     });

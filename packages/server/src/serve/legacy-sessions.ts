@@ -36,6 +36,8 @@ export interface LegacySessionOptions extends SessionLimits {
   readonly idleMs: number;
   /** The `retry` (ms) SSE streams suggest for reconnecting after the server closed one. */
   readonly sseRetryMs: number;
+  /** How long a call whose client dropped its stream waits for it to come back before it is cancelled. */
+  readonly resumeGraceMs: number;
   readonly now?: () => number;
   /** Passes requests for sessions held by another replica to it (a fleet without affinity). */
   readonly router?: SessionRouter | undefined;
@@ -175,6 +177,7 @@ export class LegacySessions {
     const transport = new SessionTransport({
       sessionId: id,
       retryMs: this.#options.sseRetryMs,
+      resumeGraceMs: this.#options.resumeGraceMs,
       ...(this.#options.now && { now: this.#options.now }),
     });
     transport.onclose = () => {

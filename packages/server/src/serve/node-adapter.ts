@@ -137,6 +137,8 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
     },
     eventStream(headers) {
       res.writeHead(200, { ...eventStreamHeaders(), ...headers });
+      // Headers go out now, not with the first event: a stream may stay silent for a while.
+      res.flushHeaders();
       return new NodeOutlet(res);
     },
     async web(response) {

@@ -38,12 +38,16 @@ interface Stream {
   outlet: EventOutlet | undefined;
   /** The POST's requests not answered yet (one id, or several for a batch). */
   waiting: RequestId[];
+  /** Set while the client is away after a drop: when it fires, the requests are cancelled. */
+  orphaned?: ReturnType<typeof setTimeout>;
 }
 
 export interface SessionTransportOptions {
   readonly sessionId: string;
   /** The `retry` (ms) a priming event suggests to a client whose stream the server ends. */
   readonly retryMs: number;
+  /** How long a dropped stream's requests wait for the client to reconnect before they are cancelled. */
+  readonly resumeGraceMs: number;
   readonly now?: () => number;
 }
 
@@ -56,9 +60,9 @@ export interface SessionTransportOptions {
  * that carries the messages related to them and ends after their responses; a POST of responses or
  * notifications gets 202; one standalone GET stream at most (409 otherwise); every event has an
  * id, and a client that reconnects with `Last-Event-ID` gets what its stream sent after it and the
- * rest as it comes; on 2025-11-25 a priming event (id, `retry`, empty data) opens each stream, so
+ * rest as it comes (the stream moves to the new connection, ending the old one if it looked open); on 2025-11-25 a priming event (id, `retry`, empty data) opens each stream, so
  * the server may end a long call's stream (`ctx.closeStream()`) and the client resumes. A client
- * that drops a POST's stream without ending it (no reconnect on its way) has its requests cancelled.
+ * that drops a POST's stream has `resumeGraceMs` to reconnect before its requests are cancelled.
  */
 export class SessionTransport implements Transport {
   readonly sessionId: string;
@@ -68,6 +72,7 @@ export class SessionTransport implements Transport {
 
   readonly events: SessionEvents;
   readonly #retryMs: number;
+  readonly #resumeGraceMs: number;
   readonly #byRequest = new Map<RequestId, Stream>();
   readonly #streams = new Map<string, Stream>();
   #standalone: EventOutlet | undefined;
@@ -85,6 +90,7 @@ export class SessionTransport implements Transport {
   constructor(options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
     this.#retryMs = options.retryMs;
+    this.#resumeGraceMs = options.resumeGraceMs;
     this.events = new SessionEvents(options.now ? { now: options.now } : {});
   }
 
@@ -250,6 +256,7 @@ export class SessionTransport implements Transport {
     this.#byRequest.delete(requestId);
     stream.waiting = stream.waiting.filter((id) => id !== requestId);
     if (stream.waiting.length === 0) {
+      clearTimeout(stream.orphaned);
       this.#streams.delete(stream.id);
       this.#endOutlet(stream);
     }
@@ -276,7 +283,10 @@ export class SessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of this.#streams.values()) this.#endOutlet(stream);
+    for (const stream of this.#streams.values()) {
+      clearTimeout(stream.orphaned);
+      this.#endOutlet(stream);
+    }
     this.#streams.clear();
     this.#byRequest.clear();
     this.#endStandalone();
@@ -292,11 +302,11 @@ export class SessionTransport implements Transport {
       return;
     }
     const live = sent.streamId === STANDALONE ? undefined : this.#streams.get(sent.streamId);
-    if (live?.outlet || (sent.streamId === STANDALONE && this.#standalone)) {
-      const message = 'Conflict: that stream is already open on another connection.';
-      respond.json(409, rpcError(null, HTTP_REFUSED, message));
-      return;
-    }
+    // The stream may still look open here: a dropped connection is often noticed only later (a
+    // half-open TCP connection, never). The client resuming it is the one it belongs to (same
+    // session, same user), so the old connection is ended and the stream moves to the new one.
+    if (sent.streamId === STANDALONE) this.#endStandalone();
+    else this.#endOutlet(live);
     const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
     for (const [eventId, data] of sent.events) outlet.write(frame(eventId, data));
     if (sent.streamId === STANDALONE) {
@@ -305,6 +315,8 @@ export class SessionTransport implements Transport {
         if (this.#standalone === outlet) this.#standalone = undefined;
       });
     } else if (live) {
+      clearTimeout(live.orphaned);
+      live.orphaned = undefined;
       live.outlet = outlet;
       exchange.onAbort(() => this.#dropped(live, outlet));
     } else {
@@ -312,10 +324,26 @@ export class SessionTransport implements Transport {
     }
   }
 
-  /** The client went away from a stream before it ended: its requests are cancelled. */
+  /**
+   * The client went away from a stream before it ended. A disconnection is not a cancellation: the
+   * requests wait `resumeGraceMs` for the client to reconnect with `Last-Event-ID`, then are
+   * cancelled, which frees what they hold (a question waiting on a person who left).
+   */
   #dropped(stream: Stream, outlet: EventOutlet | undefined): void {
     if (stream.outlet !== outlet || this.#streams.get(stream.id) !== stream) return;
     stream.outlet = undefined;
+    if (this.#resumeGraceMs <= 0) {
+      this.#cancel(stream);
+      return;
+    }
+    stream.orphaned = setTimeout(() => {
+      stream.orphaned = undefined;
+      if (stream.outlet === undefined && this.#streams.get(stream.id) === stream) this.#cancel(stream);
+    }, this.#resumeGraceMs);
+    stream.orphaned.unref?.();
+  }
+
+  #cancel(stream: Stream): void {
     // Cancelled requests get no response (the SDK sends none), so they are forgotten here.
     this.#streams.delete(stream.id);
     for (const requestId of stream.waiting) {

@@ -3,7 +3,9 @@
  * and waits. It reports `server.pendingQuestions` on stderr (`pending=<n>` at every change) and,
  * over HTTP, at `GET /stats` with its memory after a garbage collection (run it with --expose-gc).
  *
- * Environment: PENDING_TRANSPORT (`http` | `stdio`), PENDING_TIMEOUT_MS (questionTimeoutMs).
+ * Environment: PENDING_TRANSPORT (`http` | `stdio`), PENDING_TIMEOUT_MS (questionTimeoutMs),
+ * PENDING_RESUME_GRACE_MS (how long a dropped call waits for its client to reconnect; 200 here, so
+ * the tests of what a drop frees do not wait out the 5 s default).
  */
 import { ask, createServer } from '@parley/server';
 
@@ -38,6 +40,7 @@ if (process.env.PENDING_TRANSPORT === 'stdio') {
   });
 } else {
   const listening = await server.listen({
+    resumeGraceMs: Number(process.env.PENDING_RESUME_GRACE_MS ?? 200),
     // A 2025-era client keeps one response stream open per call in flight and answers each question
     // on a new connection: 1,000 pending calls need more than the default cap of 1,024 connections.
     limits: { maxConnections: 4096 },
