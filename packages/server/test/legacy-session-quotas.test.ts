@@ -101,7 +101,8 @@ it('1,020 anonymous initializes cannot lock alice out', async () => {
 });
 
 it('evicts a user’s idle session to make room, and refuses only when every session is busy', async () => {
-  listening = await parleyServer().listen({ authenticate, maxSessionsPerUser: 2 });
+  // A dropped call ends at once here (no resume grace), so a session whose call was dropped is idle.
+  listening = await parleyServer().listen({ authenticate, maxSessionsPerUser: 2, resumeGraceMs: 0 });
   const url = listening.url;
   const first = await initialize(url, 'alice');
   const second = await initialize(url, 'alice');
