@@ -88,9 +88,8 @@ export interface ElicitOptions {
 }
 
 /**
- * What a handler gets: the request's facts and the ways to ask the person. Call its methods on it
- * (`ctx.elicit(...)`, `ctx.log(...)`): they are methods, not functions bound to the call, so one
- * taken off it (`const { elicit } = ctx`) has no call to ask for.
+ * What a handler gets: the request's facts and the ways to ask the person. Its methods may be
+ * called on it (`ctx.elicit(...)`) or taken off it (`async (args, { elicit, log }) => ...`).
  */
 export interface ParleyContext {
   /** `modern` is 2026-07-28 (stateless rounds); `handshake` the 2025 revisions (questions over the session). */

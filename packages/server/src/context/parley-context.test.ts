@@ -34,6 +34,12 @@ function context(clientCapabilities: unknown, user?: string, flows?: FlowKit) {
 }
 
 describe('createContext', () => {
+  it('lets a handler take its methods apart (each is bound to its ctx)', async () => {
+    const { can, elicitUrl } = context({ elicitation: { form: {} } }).ctx;
+    expect([can('form'), can('url')]).toEqual([true, false]);
+    await expect(elicitUrl('Open this', 'https://example.com')).rejects.toThrow(ElicitationUnavailable);
+  });
+
   it('reports what the client declared on this request', () => {
     const { ctx } = context({ elicitation: {}, sampling: {} });
     expect([ctx.can('form'), ctx.can('url'), ctx.can('sampling'), ctx.can('roots')]).toEqual([

@@ -111,7 +111,8 @@ export function createContext(facts: ContextFacts, engine: AskEngine): ParleyCon
 /**
  * The `ctx` of one call. Its methods live on the prototype and its state in a few fields: a 2025-era
  * call keeps its `ctx` for as long as the person takes to answer, so what it holds per call is
- * memory per pending question. (Call its methods on `ctx`, as `ctx.elicit(...)`.)
+ * memory per pending question. Each method is bound to its `ctx` when it is read (see below), so a
+ * handler may also take them apart: `async (args, { elicit, log }) => ...`.
  */
 class CallContext implements ParleyContext {
   readonly #facts: ContextFacts;
@@ -288,4 +289,17 @@ class CallContext implements ParleyContext {
     const key = this.#nextKey(options);
     return this.#askOne(this.#kindFor('roots').item(key, { kind: 'roots' })) as never;
   }
+}
+
+// Reading a method gives it bound to its ctx: taking ctx apart works as it did when ctx was an object
+// of closures, and nothing stays per call (the bound function lives as long as whoever read it).
+for (const name of Object.getOwnPropertyNames(CallContext.prototype)) {
+  const method = Object.getOwnPropertyDescriptor(CallContext.prototype, name)?.value;
+  if (name === 'constructor' || typeof method !== 'function') continue;
+  Object.defineProperty(CallContext.prototype, name, {
+    configurable: true,
+    get(this: CallContext) {
+      return (method as (...args: unknown[]) => unknown).bind(this);
+    },
+  });
 }
