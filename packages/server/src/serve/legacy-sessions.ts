@@ -195,8 +195,10 @@ export class LegacySessions {
       throw error;
     }
     transport.post(exchange, respond, body?.parsed, authInfo);
-    // A session whose initialize the SDK refused is dropped; one it accepted is made known to the fleet.
-    if (!(await transport.initialized)) this.#drop(id);
+    // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session;
+    // one the SDK accepted is made known to the fleet.
+    if (!transport.initializing && this.#sessions.get(id) === session) this.#drop(id);
+    else if (!(await transport.initialized)) this.#drop(id);
     else if (this.#options.router && this.#sessions.get(id) === session) {
       session.routed = true;
       await this.#options.router.opened(this.#record(session));

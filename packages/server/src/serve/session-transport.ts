@@ -94,6 +94,11 @@ export class SessionTransport implements Transport {
     this.events = new SessionEvents(options.now ? { now: options.now } : {});
   }
 
+  /** Whether an `initialize` was accepted for dispatch and its response has not been sent yet. */
+  get initializing(): boolean {
+    return this.#initializeId !== undefined;
+  }
+
   /** Calls with a response still to come (a session with one is busy: it is not evicted). */
   get pending(): number {
     return this.#byRequest.size;
