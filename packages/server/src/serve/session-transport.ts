@@ -247,8 +247,9 @@ export class SessionTransport implements Transport {
     }
     const stream = this.#byRequest.get(requestId);
     if (!stream) {
+      // The id came from the client: cut short, and the session id stays out of the message.
       throw new Error(
-        `No open request ${JSON.stringify(requestId)} on session ${this.sessionId}: it was answered already or never received.`,
+        `No open request ${JSON.stringify(requestId).slice(0, 64)} on this session: it was answered already, cancelled or never received.`,
       );
     }
     const eventId = this.events.store(stream.id, data);
