@@ -40,3 +40,18 @@ export function eventStreamHeaders(): Record<string, string> {
     'x-accel-buffering': 'no',
   };
 }
+
+/** One server-sent event carrying a JSON-RPC message (its JSON text), with its event id if it has one. */
+export function sseEvent(data: string, eventId?: string): string {
+  return eventId === undefined
+    ? `event: message\ndata: ${data}\n\n`
+    : `event: message\nid: ${eventId}\ndata: ${data}\n\n`;
+}
+
+/** What `openStream` gives: write whole messages to an event stream, then `null` to end it. */
+export function messageWriter(outlet: EventOutlet): (message: unknown | null) => void {
+  return (message) => {
+    if (message === null) outlet.end();
+    else outlet.write(sseEvent(JSON.stringify(message)));
+  };
+}

@@ -4,8 +4,8 @@ import {
   eventStreamHeaders,
   type HttpExchange,
   type HttpResponder,
+  messageWriter,
 } from './http-exchange.js';
-import { sseFrame } from './web-adapter.js';
 
 /** A node:http request as an {@link HttpExchange}. */
 export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: string): HttpExchange {
@@ -129,11 +129,7 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
       res.end();
     },
     openStream() {
-      const outlet = responder.eventStream({});
-      return (message) => {
-        if (message === null) outlet.end();
-        else outlet.write(sseFrame(message));
-      };
+      return messageWriter(responder.eventStream({}));
     },
     eventStream(headers) {
       res.writeHead(200, { ...eventStreamHeaders(), ...headers });

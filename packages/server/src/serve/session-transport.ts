@@ -12,7 +12,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import type { EventOutlet, HttpExchange, HttpResponder } from './http-exchange.js';
+import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from './http-exchange.js';
 import {
   HTTP_REFUSED,
   INTERNAL_ERROR,
@@ -242,7 +242,7 @@ export class SessionTransport implements Transport {
     const data = JSON.stringify(message);
     if (requestId === undefined) {
       const eventId = this.events.store(STANDALONE, data);
-      this.#standalone?.write(frame(eventId, data));
+      this.#standalone?.write(sseEvent(data, eventId));
       return;
     }
     const stream = this.#byRequest.get(requestId);
@@ -253,7 +253,7 @@ export class SessionTransport implements Transport {
       );
     }
     const eventId = this.events.store(stream.id, data);
-    stream.outlet?.write(frame(eventId, data));
+    stream.outlet?.write(sseEvent(data, eventId));
     if (!isResponse) return;
     if (requestId === this.#initializeId) {
       this.#initializeId = undefined;
@@ -280,9 +280,8 @@ export class SessionTransport implements Transport {
    * a timeout. Call it before closing the session.
    */
   answerPending(reason: string): void {
-    for (const [requestId, stream] of [...this.#byRequest]) {
-      if (stream.waiting.includes(requestId))
-        void this.send(rpcError(requestId, INTERNAL_ERROR, reason) as JSONRPCMessage).catch(() => {});
+    for (const requestId of [...this.#byRequest.keys()]) {
+      void this.send(rpcError(requestId, INTERNAL_ERROR, reason) as JSONRPCMessage).catch(() => {});
     }
   }
 
@@ -314,7 +313,7 @@ export class SessionTransport implements Transport {
     if (sent.streamId === STANDALONE) this.#endStandalone();
     else this.#endOutlet(live);
     const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
-    for (const [eventId, data] of sent.events) outlet.write(frame(eventId, data));
+    for (const [eventId, data] of sent.events) outlet.write(sseEvent(data, eventId));
     if (sent.streamId === STANDALONE) {
       this.#standalone = outlet;
       exchange.onAbort(() => {
@@ -387,9 +386,4 @@ export class SessionTransport implements Transport {
     const message = `Bad Request: unsupported protocol version ${version} (supported: ${this.#supported.join(', ')}).`;
     return rpcError(null, HTTP_REFUSED, message);
   }
-}
-
-/** One server-sent event carrying a JSON-RPC message (its JSON text). */
-function frame(eventId: string, data: string): string {
-  return `event: message\nid: ${eventId}\ndata: ${data}\n\n`;
 }

@@ -3,6 +3,7 @@ import {
   eventStreamHeaders,
   type HttpExchange,
   type HttpResponder,
+  messageWriter,
 } from './http-exchange.js';
 
 const encoder = new TextEncoder();
@@ -46,11 +47,7 @@ export function toFetchExchange(request: Request): {
     json: (status, body) => settle(Response.json(body, { status })),
     empty: (status) => settle(new Response(null, { status })),
     openStream: () => {
-      const outlet = responder.eventStream({});
-      return (message) => {
-        if (message === null) outlet.end();
-        else outlet.write(sseFrame(message));
-      };
+      return messageWriter(responder.eventStream({}));
     },
     eventStream: (headers) => {
       let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -80,9 +77,4 @@ export function toFetchExchange(request: Request): {
     web: async (answer) => settle(answer),
   };
   return { exchange, responder, response };
-}
-
-/** One server-sent event carrying a JSON-RPC message. */
-export function sseFrame(message: unknown): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
