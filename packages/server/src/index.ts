@@ -62,6 +62,7 @@ export type {
 } from './run/middleware.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
+export type { RequestTarget } from './serve/request-target.js';
 export type { SessionHost, SessionRecord, SessionRouter } from './serve/session-router.js';
 export type { StdioOptions } from './serve/stdio.js';
 export { StateTooLargeError } from './state/state-codec.js';

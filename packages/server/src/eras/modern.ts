@@ -65,6 +65,7 @@ export const modernEra: EraModule = {
       principal: user?.id,
       engine,
       callId: state.callId,
+      tool: call.target,
     });
     const eraFacts: ContextFacts = {
       era: 'modern',

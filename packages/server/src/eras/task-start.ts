@@ -39,6 +39,8 @@ interface TaskStartOptions {
   readonly principal: string | undefined;
   readonly engine: EngineSwitch;
   readonly callId: string;
+  /** The tool called. */
+  readonly tool: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export class TaskStarter implements TaskHooks {
   }
 
   async runAsTask(): Promise<void> {
-    const { app, mode, clientCapabilities, principal, engine, callId } = this.#options;
+    const { app, mode, clientCapabilities, principal, engine, callId, tool } = this.#options;
     if (!mode)
       throw new TypeError(
         'ctx.runAsTask() needs `task` in the tool config (server.tool(name, { task: ... })).',
@@ -80,7 +82,7 @@ export class TaskStarter implements TaskHooks {
     }
     let task: TaskRecord;
     try {
-      task = app.tasks.create(principal);
+      task = app.tasks.create(principal, tool);
     } catch (error) {
       if (error instanceof TooManyTasksError) throw new ToolError(error.message);
       throw error;

@@ -1,4 +1,6 @@
 // @parley/server/oauth: serve a Parley server as an OAuth 2.1 protected resource.
+
+export type { RequestTarget } from '../serve/request-target.js';
 export type { Challenge } from './challenge.js';
 export { type IntrospectionVerifierOptions, introspectionVerifier } from './introspection-verifier.js';
 export { type JwtVerifierOptions, jwtVerifier } from './jwt-verifier.js';

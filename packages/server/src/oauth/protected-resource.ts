@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { plainTargetOf, type RequestTarget } from '../serve/request-target.js';
 import { type Challenge, challengeResponse } from './challenge.js';
 import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
 
@@ -6,9 +7,14 @@ import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
 export interface RequiredScopes {
   /** Needed for any request to the server. */
   readonly all?: readonly string[];
+  /** By tool name; a task's requests (`tasks/get`, `tasks/update`, `tasks/cancel`) need its tool's. */
   readonly tools?: Readonly<Record<string, readonly string[]>>;
+  /** By prompt name; `prompts/get` and the prompt's `completion/complete` need them. */
   readonly prompts?: Readonly<Record<string, readonly string[]>>;
-  /** By resource URI. */
+  /**
+   * By resource URI, or by the URI template a resource template was registered with (then every
+   * URI it serves needs them): `resources/read`, `resources/subscribe`, `completion/complete`.
+   */
   readonly resources?: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -33,8 +39,16 @@ export interface ProtectedResourceOptions {
 export interface ProtectedResource {
   /** Verifies the bearer token; refuses with 401 and a challenge when it is missing or invalid. */
   readonly authenticate: (request: Request) => Promise<AuthInfo | Response>;
-  /** Refuses with 403 `insufficient_scope` a request whose tool, prompt or resource needs more scope. */
-  readonly authorize: (authInfo: AuthInfo | undefined, message: unknown) => Response | undefined;
+  /**
+   * Refuses with 403 `insufficient_scope` a request whose tool, prompt or resource needs more scope.
+   * The endpoint calls it for every message of a POST, each member of a batch on its own, with the
+   * message's `target` resolved by the server; called with a whole batch, it checks every member.
+   */
+  readonly authorize: (
+    authInfo: AuthInfo | undefined,
+    message: unknown,
+    target?: RequestTarget,
+  ) => Response | undefined;
   /** Serves the protected resource metadata (RFC 9728) at its well-known path. */
   readonly routes: (request: Request) => Response | undefined;
 }
@@ -115,17 +129,20 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
       return authInfo;
     },
 
-    authorize(authInfo, message) {
-      const needed = scopesFor(required, message);
-      if (needed === undefined || authInfo === undefined || knownResource === undefined) return undefined;
-      const missing = missingScopes(needed, authInfo);
+    authorize(authInfo, message, target) {
+      const targets = target ? [target] : (Array.isArray(message) ? message : [message]).map(plainTargetOf);
+      const needed = [...new Set(targets.flatMap((one) => (one ? scopesFor(required, one) : [])))];
+      if (needed.length === 0) return undefined;
+      // No auth info (authenticate was not used) holds no scope: refused, never waved through.
+      const missing = authInfo ? missingScopes(needed, authInfo) : needed;
       if (missing.length === 0) return undefined;
+      const resource = options.resource ?? knownResource;
       return challengeResponse({
         status: 403,
         error: 'insufficient_scope',
         scope: [...new Set([...(required.all ?? []), ...needed])],
         description: `This request needs the scope ${missing.join(' ')}`,
-        resourceMetadata: metadataUrlOf(knownResource),
+        resourceMetadata: resource ? metadataUrlOf(resource) : WELL_KNOWN,
       });
     },
 
@@ -161,12 +178,14 @@ function missingScopes(needed: readonly string[] | undefined, authInfo: AuthInfo
   return (needed ?? []).filter((scope) => !held.has(scope));
 }
 
-/** The scopes a JSON-RPC request's tool, prompt or resource needs; `undefined` when none. */
-function scopesFor(required: RequiredScopes, message: unknown): readonly string[] | undefined {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-  if (method === 'tools/call' && typeof params?.name === 'string') return required.tools?.[params.name];
-  if (method === 'prompts/get' && typeof params?.name === 'string') return required.prompts?.[params.name];
-  if (method === 'resources/read' && typeof params?.uri === 'string') return required.resources?.[params.uri];
-  return undefined;
+/** The scopes what a request acts on needs (none when nothing is required of it). */
+function scopesFor(required: RequiredScopes, target: RequestTarget): readonly string[] {
+  const table =
+    target.kind === 'tool'
+      ? required.tools
+      : target.kind === 'prompt'
+        ? required.prompts
+        : required.resources;
+  const key = target.kind === 'resource' ? target.uri : target.name;
+  return (table && Object.hasOwn(table, key) ? table[key] : undefined) ?? [];
 }

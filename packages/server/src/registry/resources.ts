@@ -99,6 +99,15 @@ export class ResourceRegistry {
     return this.resolve(uri) !== undefined;
   }
 
+  /**
+   * What was registered to serve `uri`: the URI of a static resource, or the URI template that
+   * matches it (`uri` may also be a registered template itself, as `completion/complete` names it).
+   */
+  registeredAs(uri: string): string | undefined {
+    if (this.#templates.some((entry) => entry.uri === uri)) return uri;
+    return this.resolve(uri)?.resource.uri;
+  }
+
   /** The completers of the template registered as `uriTemplate`. */
   completersOf(uriTemplate: string): Completers | undefined {
     return this.#templates.find((entry) => entry.uri === uriTemplate)?.complete;

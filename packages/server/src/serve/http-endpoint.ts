@@ -20,6 +20,7 @@ import { LegacySessions } from './legacy-sessions.js';
 import { ListenStreams } from './listen-streams.js';
 import { ModernMux } from './modern-mux.js';
 import { readJsonBody } from './read-body.js';
+import { type RequestTarget, targetOf } from './request-target.js';
 import {
   HEADER_MISMATCH,
   HTTP_REFUSED,
@@ -56,12 +57,17 @@ export interface EndpointOptions {
     request: Request,
   ) => AuthInfo | Response | undefined | Promise<AuthInfo | Response | undefined>;
   /**
-   * Decides, once the JSON-RPC message is read, whether the caller may make this request (e.g.
-   * the scopes a tool needs); return a `Response` to refuse it (403 `insufficient_scope`).
+   * Decides, once the body is read, whether the caller may make a request (e.g. the scopes a tool
+   * needs); return a `Response` to refuse it (403 `insufficient_scope`). Called for every JSON-RPC
+   * message of a POST, each member of a batch on its own, before any of them is served; one refusal
+   * refuses the whole POST. `target` is what the message acts on as this server resolves it: the
+   * tool, prompt, or resource (its registered URI or URI template), and for `tasks/*` the tool whose
+   * call became the task.
    */
   readonly authorize?: (
     authInfo: AuthInfo | undefined,
     message: unknown,
+    target: RequestTarget | undefined,
   ) => Response | undefined | Promise<Response | undefined>;
   /**
    * Open 2025-era sessions at most. Default 1000. Sessions with nothing in flight are evicted
@@ -199,7 +205,7 @@ export class Endpoint {
     const id = (read.body as { id?: unknown } | null)?.id;
     const problem = inboundProblem(read.body);
     if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
-    const refusal = this.#authorize ? await this.#authorize(authInfo, read.body) : undefined;
+    const refusal = await this.#authorizeEach(authInfo, read.body);
     if (refusal !== undefined) return respond.web(refusal);
 
     const route = classifyInboundRequest({
@@ -236,6 +242,21 @@ export class Endpoint {
     if (isTaskMethod(route.message.method))
       return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
     await this.#serveModern(route.message, authInfo, exchange, respond, accept);
+  }
+
+  /**
+   * The one scope (authorization) check: every message of the body meets it, a single message or
+   * each member of a batch, whatever era or session it is for. The first refusal answers the POST.
+   */
+  async #authorizeEach(authInfo: AuthInfo | undefined, body: unknown): Promise<Response | undefined> {
+    const authorize = this.#authorize;
+    if (!authorize) return undefined;
+    const principal = this.#app.principalOf(authInfo);
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const refusal = await authorize(authInfo, message, targetOf(this.#app, message, principal));
+      if (refusal !== undefined) return refusal;
+    }
+    return undefined;
   }
 
   /** The endpoint as a web-standard fetch handler. */

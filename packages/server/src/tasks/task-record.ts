@@ -33,6 +33,8 @@ export class TaskRecord {
   readonly id: string;
   /** The verified user who created it; only that user can see or steer it. */
   readonly principal: string | undefined;
+  /** The tool whose call became this task: what it needs (its scopes) the task's requests need too. */
+  readonly tool: string;
   readonly createdAt: number;
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
@@ -48,12 +50,14 @@ export class TaskRecord {
   constructor(options: {
     id: string;
     principal: string | undefined;
+    tool: string;
     ttlMs: number;
     pollIntervalMs: number;
     now: () => number;
   }) {
     this.id = options.id;
     this.principal = options.principal;
+    this.tool = options.tool;
     this.ttlMs = options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs;
     this.#now = options.now;

@@ -16,7 +16,7 @@ function setup(now = { t: 1_000_000 }) {
 describe('tasks/get, tasks/update, tasks/cancel', () => {
   it('are refused with -32021 naming the extension when the request did not declare it', () => {
     const { store } = setup();
-    const task = store.create('alice');
+    const task = store.create('alice', 'review');
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
       const answer = answerTaskRequest(store, method, { taskId: task.id, inputResponses: {} }, {}, 'alice');
       expect(answer).toMatchObject({
@@ -28,7 +28,7 @@ describe('tasks/get, tasks/update, tasks/cancel', () => {
 
   it('answer -32601 for the removed tasks/result and tasks/list, and -32602 for an unknown id or another user', () => {
     const { store } = setup();
-    const task = store.create('alice');
+    const task = store.create('alice', 'review');
     expect(answerTaskRequest(store, 'tasks/list', {}, DECLARED, 'alice')).toMatchObject({
       status: 404,
       error: { code: -32601 },
@@ -49,7 +49,7 @@ describe('tasks/get, tasks/update, tasks/cancel', () => {
 
   it('surface open questions, take answers one key at a time, and inline the result once completed', async () => {
     const { store } = setup();
-    const task = store.create(undefined);
+    const task = store.create(undefined, 'review');
     const first = task.waitFor('a', request);
     const second = task.waitFor('b', request);
     const get = () => answerTaskRequest(store, 'tasks/get', { taskId: task.id }, DECLARED, undefined);
@@ -101,7 +101,7 @@ describe('tasks/get, tasks/update, tasks/cancel', () => {
 
   it('cancel aborts the handler signal, keeps the task cancelled, and is idempotent on a finished task', () => {
     const { store } = setup();
-    const task = store.create(undefined);
+    const task = store.create(undefined, 'review');
     expect(answerTaskRequest(store, 'tasks/cancel', { taskId: task.id }, DECLARED, undefined)).toEqual({
       status: 200,
       result: { resultType: 'complete' },
@@ -119,15 +119,15 @@ describe('tasks/get, tasks/update, tasks/cancel', () => {
 describe('TaskStore', () => {
   it('keeps a finished task for its TTL after the last change, then forgets it; caps tasks per user', () => {
     const { store, now } = setup();
-    const task = store.create('alice');
-    store.create('alice');
-    expect(() => store.create('alice')).toThrow(/Too many tasks/);
+    const task = store.create('alice', 'review');
+    store.create('alice', 'review');
+    expect(() => store.create('alice', 'review')).toThrow(/Too many tasks/);
     task.fail({ code: -32603, message: 'boom' });
     expect(task.createResult()).toMatchObject({ resultType: 'task', ttlMs: 60_000, pollIntervalMs: 500 });
     now.t += 59_999;
     expect(store.get(task.id, 'alice')).toBe(task);
     now.t += 1;
     expect(store.get(task.id, 'alice')).toBeUndefined();
-    expect(() => store.create('alice')).not.toThrow();
+    expect(() => store.create('alice', 'review')).not.toThrow();
   });
 });

@@ -39,7 +39,8 @@ export class TaskStore {
     this.#now = now;
   }
 
-  create(principal: string | undefined): TaskRecord {
+  /** A new task of `principal` for a call of `tool`. */
+  create(principal: string | undefined, tool: string): TaskRecord {
     this.#sweep();
     let held = 0;
     for (const task of this.#tasks.values()) if (task.principal === principal) held++;
@@ -47,6 +48,7 @@ export class TaskStore {
     const task = new TaskRecord({
       id: randomBytes(16).toString('base64url'),
       principal,
+      tool,
       ttlMs: this.#ttlMs,
       pollIntervalMs: this.#pollIntervalMs,
       now: this.#now,
