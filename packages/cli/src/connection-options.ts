@@ -16,6 +16,7 @@ export const CONNECTION_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** The help text for the connection flags every subcommand shares (`--answers`, `--era`, `--header`, ...). */
 export const CONNECTION_FLAGS_HELP = `Options:
   --answers <file.json>  answer questions from a file (keyed by question key or message)
                          instead of asking in the terminal; required without a terminal
@@ -34,6 +35,7 @@ export const CONNECTION_FLAGS_HELP = `Options:
   -v, --verbose          print every round on stderr
   -h, --help             show this help`;
 
+/** The connection flags of one command line, read and checked by `readConnectionSettings`. */
 export interface ConnectionSettings {
   readonly era: 'auto' | 'modern' | 'handshake';
   readonly answersFile: string | undefined;

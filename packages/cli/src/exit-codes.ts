@@ -20,6 +20,7 @@ export const EXIT = {
   failure: 4,
 } as const;
 
+/** The exit codes (`EXIT`) as `parley --help` prints them. */
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
   1  the tool reported an error (isError)

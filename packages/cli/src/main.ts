@@ -5,6 +5,7 @@ import { EXIT, EXIT_CODES_HELP, UsageError } from './exit-codes.js';
 import { say, terminalSafeStdout, writeText } from './print.js';
 
 // package.json sits one level above both src/ and dist/.
+/** This package's version, as `parley --version` prints it. */
 export const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 function overview(commands: readonly Command[]): string {

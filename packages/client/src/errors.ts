@@ -31,6 +31,7 @@ export type ParleyErrorKind =
   | 'declined'
   | 'auth';
 
+/** What a `ParleyError` carries besides its kind and message: which server and call, and the server's own error. */
 export interface ParleyErrorDetails {
   /** The server's name, when the error is about a server. */
   readonly server?: string;

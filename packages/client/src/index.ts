@@ -2,16 +2,24 @@
 // carry each question to a person through an ElicitationUI (scripted, your own host, or the terminal
 // host at `@parley/client/terminal`, which this entry never loads).
 
-export type {
-  CallToolResult,
-  GetPromptResult,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplateType,
-  ServerCapabilities,
-  Tool,
-} from '@modelcontextprotocol/client';
+import type * as Sdk from '@modelcontextprotocol/client';
+
+/** What `client.callTool` resolves to: the tool's content blocks, its structured output, and `isError`. */
+export type CallToolResult = Sdk.CallToolResult;
+/** What `client.getPrompt` resolves to: the prompt's messages. */
+export type GetPromptResult = Sdk.GetPromptResult;
+/** A prompt as the server lists it (`prompts/list`). */
+export type Prompt = Sdk.Prompt;
+/** What `client.readResource` resolves to: the resource's contents. */
+export type ReadResourceResult = Sdk.ReadResourceResult;
+/** A resource as the server lists it (`resources/list`). */
+export type Resource = Sdk.Resource;
+/** A resource template as the server lists it (`resources/templates/list`). */
+export type ResourceTemplateType = Sdk.ResourceTemplateType;
+/** What the server declared it offers (tools, prompts, resources, logging, ...). */
+export type ServerCapabilities = Sdk.ServerCapabilities;
+/** A tool as the server lists it (`tools/list`). */
+export type Tool = Sdk.Tool;
 export type { Call, CallHandle } from './call-handle.js';
 export { capabilitiesFor } from './capabilities.js';
 export { connect } from './connect.js';

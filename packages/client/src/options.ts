@@ -62,8 +62,11 @@ export interface Settings {
   readonly limits: ClientLimits;
 }
 
+/** How many `input_required` rounds one call may take before the client stops it (`maxRounds`). */
 export const DEFAULT_MAX_ROUNDS = 20;
+/** How long the client waits for the person to answer one question (`questionTimeoutMs`): 10 minutes. */
 export const DEFAULT_QUESTION_TIMEOUT_MS = 10 * 60_000;
+/** How long the client waits for the server to answer one request (`requestTimeoutMs`): 60 seconds. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 function positive(value: number | undefined, fallback: number, name: string): number {

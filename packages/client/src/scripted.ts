@@ -69,6 +69,7 @@ export interface AskRecord {
   readonly answer: ElicitResult | UrlConsent | CreateMessageResult | SamplingDecline | 'refused';
 }
 
+/** What the scripted UI declares to the server, besides its answers. */
 export interface ScriptedOptions {
   /** What the scripted host claims to show. Default: forms and URLs. */
   modes?: { form: boolean; url: boolean };

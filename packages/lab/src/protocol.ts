@@ -5,7 +5,9 @@
 import type { SamplingView } from '@parley/client';
 import type { FormContent, RequestedSchema } from '@parley/core/form';
 
+/** Which protocol era the lab speaks to a server: `auto` tries 2026-07-28 first, then the 2025 handshake. */
 export type EraChoice = 'auto' | 'modern' | 'handshake';
+/** What the lab calls on a server: a tool, a prompt or a resource. */
 export type CallKind = 'tool' | 'prompt' | 'resource';
 
 /** A tool, prompt, resource or resource template as the server listed it (untrusted JSON). */

@@ -48,20 +48,24 @@ export type BatchItem =
   | SamplingInput
   | RootsInput;
 
+/** A form question in a `ctx.elicitAll` batch, built with `input.form(message, question)`. */
 export interface FormInput<Q extends QuestionInput> {
   readonly kind: 'form';
   readonly message: string;
   readonly question: Q;
 }
+/** A URL-mode question in a `ctx.elicitAll` batch, built with `input.url(message, url)`. */
 export interface UrlInput {
   readonly kind: 'url';
   readonly message: string;
   readonly url: string;
 }
+/** A sampling request (`sampling/createMessage`) in a `ctx.elicitAll` batch, built with `input.sampling(params)`. */
 export interface SamplingInput {
   readonly kind: 'sampling';
   readonly params: CreateMessageRequestParams;
 }
+/** A request for the client's roots (`roots/list`) in a `ctx.elicitAll` batch, built with `input.roots()`. */
 export interface RootsInput {
   readonly kind: 'roots';
 }
@@ -79,6 +83,7 @@ export type BatchResult<I> = I extends readonly [string, infer Q extends Questio
           ? Root[]
           : never;
 
+/** Options for one `ctx.elicit` question. */
 export interface ElicitOptions {
   /**
    * The key this question travels under (the `inputRequests` key on 2026-07-28; also sent in
@@ -236,5 +241,7 @@ export type Completers = Readonly<Record<string, Completer>>;
 
 /** What a tool handler may return: a full result, or a string (one text block). */
 export type ToolReturn = CallToolResult | string | InputRequired;
+/** What a prompt handler may return: a full result, or a string (one user message). */
 export type PromptReturn = GetPromptResult | string | InputRequired;
+/** What a resource handler may return: a full result, or a string (one text content at the URI read). */
 export type ResourceReturn = ReadResourceResult | string | InputRequired;

@@ -6,6 +6,7 @@ export interface StoredClient {
   readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod;
 }
 
+/** How a client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 /** The tokens one sign-in produced. */

@@ -6,6 +6,7 @@ import type { TerminalIO } from './io.js';
 import { askSamplingInTerminal } from './sampling-flow.js';
 import { askUrlInTerminal, waitForUrlInTerminal } from './url-flow.js';
 
+/** Where the terminal host reads keys, draws its prompts and opens URLs; defaults suit a real terminal. */
 export interface TerminalUIOptions {
   /** Where keys come from. Default `process.stdin` (must be a TTY). */
   input?: Readable;

@@ -11,10 +11,12 @@ export interface SealSecret {
 /** Why a token did not open. Log it; never send it to the party that presented the token. */
 export type OpenFailure = 'malformed' | 'unknown-key' | 'unauthentic';
 
+/** What `KeyRing.open` gives back: the plaintext and the id of the key that opened it, or why it did not open. */
 export type OpenResult =
   | { readonly ok: true; readonly plaintext: Uint8Array; readonly keyId: string }
   | { readonly ok: false; readonly reason: OpenFailure };
 
+/** How a `KeyRing` seals: by default with WebCrypto's AES-256-GCM. */
 export interface KeyRingOptions {
   /** The AES-256-GCM implementation; WebCrypto by default. */
   readonly backend?: AeadBackend;

@@ -25,6 +25,7 @@ export type ElicitationAnswer =
   | { readonly action: 'decline' }
   | { readonly action: 'cancel' };
 
+/** Where `renderElicitation` sends the person's answer, and who is asking. */
 export interface RenderOptions {
   /** Called exactly once, with the person's answer. Every control is disabled afterwards. */
   onAnswer(answer: ElicitationAnswer): void;

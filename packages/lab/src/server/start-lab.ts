@@ -12,6 +12,7 @@ import { ServerSessions } from './server-sessions.js';
 import { SignIns } from './sign-ins.js';
 import { createToken } from './token.js';
 
+/** Where the lab listens, which servers it connects at once, and whether it opens a browser. */
 export interface LabOptions {
   /** The port to listen on; default 0 (any free port). */
   port?: number;

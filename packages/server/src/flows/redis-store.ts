@@ -28,6 +28,7 @@ redis.call('ZREM', ARGV[3] .. flow.principal, flow.id)
 return 1
 `;
 
+/** Where a `RedisFlowStore` keeps its flows, and for how long after they expire. */
 export interface RedisFlowStoreOptions {
   /** Key prefix, so several servers can share one Redis. Default `parley:flow:`. */
   readonly prefix?: string;

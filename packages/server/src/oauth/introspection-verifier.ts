@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { issuerMetadata } from './issuer-metadata.js';
 import { audienceIncludes, InvalidTokenError, scopesOf, type TokenVerifier } from './token-verifier.js';
 
+/** Which authorization server `introspectionVerifier` asks about opaque tokens, and with which credentials. */
 export interface IntrospectionVerifierOptions {
   /** The authorization server's issuer identifier; a token it says came from elsewhere is refused. */
   readonly issuer: string;

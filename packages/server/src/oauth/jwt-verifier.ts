@@ -2,6 +2,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import { discoverJwksUri } from './issuer-metadata.js';
 import { InvalidTokenError, scopesOf, type TokenVerifier } from './token-verifier.js';
 
+/** Which issuer `jwtVerifier` trusts, where its keys are, and how strictly tokens are checked. */
 export interface JwtVerifierOptions {
   /** The authorization server's issuer identifier; tokens from any other issuer are refused. */
   readonly issuer: string;

@@ -18,6 +18,7 @@ export interface RequiredScopes {
   readonly resources?: Readonly<Record<string, readonly string[]>>;
 }
 
+/** How `protectedResource` checks tokens and what it publishes as its OAuth protected resource metadata (RFC 9728). */
 export interface ProtectedResourceOptions {
   /** Issuer identifiers of the authorization servers that issue tokens for this server. */
   readonly authorizationServers: readonly string[];

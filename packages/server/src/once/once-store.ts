@@ -26,6 +26,7 @@ export interface OnceStore {
   abandon(key: string): Promise<void>;
 }
 
+/** How long a `OnceStore` holds a claim, keeps a finished value, and waits for another run. */
 export interface OnceTimings {
   /** How long a claim holds while its run works (a crashed replica's claim lapses after it). */
   readonly leaseMs: number;

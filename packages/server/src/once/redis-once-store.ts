@@ -11,6 +11,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 `;
 
+/** Where a `RedisOnceStore` keeps its records. */
 export interface RedisOnceStoreOptions {
   /** Key prefix, so several servers can share one Redis. Default `parley:once:`. */
   readonly prefix?: string;

@@ -2,6 +2,7 @@ import type { Icon, Prompt, PromptArgument } from '@modelcontextprotocol/server'
 import type { Completers, ParleyContext, PromptReturn } from '../types.js';
 import { type ArgsOf, type ArgsSchema, toJsonSchema } from './schema.js';
 
+/** How a prompt presents itself in `prompts/list`: its title, description, arguments, icons and completions. */
 export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
   readonly title?: string;
   readonly description?: string;
@@ -17,6 +18,7 @@ export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
   readonly complete?: Completers;
 }
 
+/** A prompt's body: gets the checked arguments and the context, returns the messages (or a string); may ask with `ctx.elicit`. */
 export type PromptHandler<A extends ArgsSchema | undefined> = (
   args: ArgsOf<A>,
   ctx: ParleyContext,

@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Completers, ParleyContext, ResourceReturn } from '../types.js';
 
+/** How a resource or template presents itself in `resources/list`: its name, title, description, type, icons and completions. */
 export interface ResourceConfig {
   /** A short machine name (defaults to the URI). */
   readonly name?: string;
@@ -23,6 +24,7 @@ export interface ResourceRequest {
   readonly params: Readonly<Record<string, string>>;
 }
 
+/** A resource's body: gets the URI read (and a template's variables) and the context, returns the contents (or a string); may ask with `ctx.elicit`. */
 export type ResourceHandler = (
   request: ResourceRequest,
   ctx: ParleyContext,

@@ -34,6 +34,7 @@ export interface TaskMode {
   readonly start: 'call' | 'manual';
 }
 
+/** A tool's body: gets the checked arguments and the context, returns the result (or a string); may ask with `ctx.elicit`. */
 export type ToolHandler<I extends ArgsSchema | undefined> = (
   args: ArgsOf<I>,
   ctx: ParleyContext,

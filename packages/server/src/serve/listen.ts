@@ -12,6 +12,7 @@ import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
 import { nodeExchange, nodeResponder, writeWebResponse } from './node-adapter.js';
 
+/** Where `server.listen()` serves its HTTP endpoint, and how (every `EndpointOptions` applies). */
 export interface ListenOptions extends EndpointOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;

@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { guardTransport } from './guarded-transport.js';
 
+/** The streams `server.stdio()` serves on; the process's own by default. */
 export interface StdioOptions {
   /** Defaults to the process's stdin/stdout. */
   readonly stdin?: Readable;

@@ -12,6 +12,7 @@ import {
   toBase64,
 } from './forward-wire.js';
 
+/** How a `RedisSessionRouter` names this replica, where it keeps its keys, and how it watches the other replicas. */
 export interface RedisSessionRouterOptions {
   /**
    * A readable name for this replica (e.g. `r1`); its id in the fleet is the name plus a random

@@ -37,6 +37,7 @@ export interface StateCodecOptions {
   readonly now?: () => number;
 }
 
+/** Thrown when a call's sealed `requestState` would pass `state.maxChars`; the message says how to keep it small. */
 export class StateTooLargeError extends AuthorError {
   constructor(size: number, limit: number) {
     super(
