@@ -1,6 +1,7 @@
 import type { AuthInfo, CacheHint } from '@modelcontextprotocol/server';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
 import { PendingQuestions } from './context/pending-questions.js';
+import { WaitingReminders } from './eras/waiting-progress.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
 import type { OnceStore, OnceTimings } from './once/once-store.js';
@@ -57,6 +58,15 @@ export interface ServerOptions {
   readonly maxTries?: number;
   /** How long the server waits for a person on the 2025 eras. Default 600000 (10 minutes). */
   readonly questionTimeoutMs?: number;
+  /**
+   * How often a 2025-era call whose request carries a `progressToken` is sent
+   * `notifications/progress` ("Waiting for your answer") while a question of it waits for the
+   * person, so a client that resets its request timeout on progress (the TypeScript SDK's
+   * `resetTimeoutOnProgress`) keeps the call however long the person takes. Default 20000 (three
+   * reminders within a 60 s client timeout); 0 sends none. A request without a `progressToken`
+   * gets none: the protocol allows progress only for a token the client gave (see the README).
+   */
+  readonly waitingProgressMs?: number;
   /** Who the verified user is, from a request's auth info. Default: `extra.sub`, else `clientId`. */
   readonly principal?: (authInfo: AuthInfo) => string | undefined;
   readonly log?: Logger;
@@ -123,6 +133,8 @@ export class App {
   readonly maxRounds: number;
   readonly maxTries: number;
   readonly questionTimeoutMs: number;
+  /** Reminds clients of 2025-era calls whose questions wait (`waitingProgressMs`); `undefined` when off. */
+  readonly waitingReminders: WaitingReminders | undefined;
   readonly log: Logger;
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly stdioUser: string | undefined;
@@ -158,6 +170,8 @@ export class App {
     this.maxRounds = positive(options.maxRounds, 20, 'maxRounds');
     this.maxTries = positive(options.maxTries, 3, 'maxTries');
     this.questionTimeoutMs = positive(options.questionTimeoutMs, 600_000, 'questionTimeoutMs');
+    const remindEvery = options.waitingProgressMs ?? 20_000;
+    this.waitingReminders = remindEvery === 0 ? undefined : new WaitingReminders(remindEvery);
     this.log = options.log ?? stderrLogger;
     this.stdioUser = options.stdioUser;
     this.tasks = new TaskStore(options.tasks, options.now);

@@ -118,11 +118,15 @@ export class ToolError extends CallEndingError {
 
 /** The client cancelled the call (or went away) while a question waited for an answer. */
 export class CallCancelledError extends CallEndingError {
+  /** Why, as the client or the transport said (the client's text, cut to 200 characters). */
+  readonly reason: string;
+
   constructor(reason: unknown) {
-    super(
-      `The call was cancelled while it waited for an answer (${reason instanceof Error ? reason.message : String(reason)}).`,
-    );
+    const said = reason instanceof Error ? reason.message : String(reason);
+    const cut = said.length > 200 ? `${said.slice(0, 200)}…` : said;
+    super(`The call was cancelled while it waited for an answer (${cut}).`);
     this.name = 'CallCancelledError';
+    this.reason = cut;
   }
 }
 

@@ -22,6 +22,8 @@ export interface AskEngine {
    */
   askOne?(point: AskPoint): Promise<ItemResult>;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
+  /** Told the progress the handler reports (`ctx.progress`), which reminders sent while a question waits go on from. */
+  progressed?(progress: number, total: number | undefined): void;
 }
 
 /** How a call becomes a task (the tasks extension); `eras/task-start.ts` implements it. */
@@ -268,6 +270,7 @@ class CallContext implements ParleyContext {
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
+    this.#engine.progressed?.(progress, total);
     return sendProgress(this.#facts.sdk, this.#notifications, this.#detached(), progress, total, message);
   }
 

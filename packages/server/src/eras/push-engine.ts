@@ -8,6 +8,7 @@ import type { FlowCheck } from '../flows/flow-kit.js';
 import { runOnce } from '../once/once-store.js';
 import type { RoundObserver } from '../run/middleware.js';
 import type { Json } from '../state/round-state.js';
+import { type WaitingCall, waitingCallOf } from './waiting-progress.js';
 
 /** What the engine needs of the call it serves. */
 export interface PushCall {
@@ -33,12 +34,20 @@ export class PushEngine implements WaitingAsk {
   readonly #protocolVersion: string;
   /** The logical call's id, the base of `ctx.once` idempotency keys. */
   readonly #callId: string;
+  /** Progress reminders while a question waits, when the request carries a `progressToken`. */
+  readonly #waiting: WaitingCall | undefined;
   #rounds = 0;
 
   constructor(call: PushCall, protocolVersion: string, callId: string) {
     this.#call = call;
     this.#protocolVersion = protocolVersion;
     this.#callId = callId;
+    this.#waiting = waitingCallOf(call.app.waitingReminders, call.sdk);
+  }
+
+  /** `AskEngine`: the handler's own progress, which the reminders go on from. */
+  progressed(progress: number, total: number | undefined): void {
+    this.#waiting?.reported(progress, total);
   }
 
   get maxTries(): number {
@@ -101,7 +110,13 @@ export class PushEngine implements WaitingAsk {
   /** `WaitingAsk`: after consent, the server waits on the session until the flow's page settles it. */
   async waitForFlow(flow: FlowRef): Promise<FlowCheck> {
     const { sdk, server, app } = this.#call;
-    const check = await flow.kit.waitFor(flow.id, flow.principal, sdk.mcpReq.signal, app.questionTimeoutMs);
+    this.#waiting?.began();
+    let check: FlowCheck;
+    try {
+      check = await flow.kit.waitFor(flow.id, flow.principal, sdk.mcpReq.signal, app.questionTimeoutMs);
+    } finally {
+      this.#waiting?.ended();
+    }
     // Sends `notifications/elicitation/complete` for a finished URL flow (2025-11-25 only).
     if (check.status === 'done' && this.#protocolVersion === '2025-11-25')
       await server
@@ -123,6 +138,7 @@ export class PushEngine implements WaitingAsk {
     const { sdk, app } = this.#call;
     // Pending from here until `replied` or `failed` (askUntilAnswered calls one of them, once).
     app.pendingQuestions.sent();
+    this.#waiting?.began();
     const options = { timeout: app.questionTimeoutMs, signal: sdk.mcpReq.signal };
     try {
       const { resultSchema, ...request } = kind.request.handshake(item, message, this.#protocolVersion);
@@ -137,11 +153,13 @@ export class PushEngine implements WaitingAsk {
   /** `WaitingAsk`: a question sent has its reply. */
   replied(): void {
     this.#call.app.pendingQuestions.settled();
+    this.#waiting?.ended();
   }
 
   /** `WaitingAsk`: a question sent failed; what that means for the call. */
   failed(kind: QuestionKind, error: unknown): unknown {
     this.#call.app.pendingQuestions.settled();
+    this.#waiting?.ended();
     return this.#failure(kind, error);
   }
 

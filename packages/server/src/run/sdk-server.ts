@@ -10,7 +10,7 @@ import {
 import type { App } from '../app.js';
 import { isInputRequired } from '../context/guard.js';
 import { isCreateTaskResult } from '../eras/era.js';
-import { AuthorError, CallEndingError } from '../errors.js';
+import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
 import { type MiddlewareMethod, type RequestStart, runChain } from './middleware.js';
@@ -153,6 +153,9 @@ function settled<T>(run: () => Promise<T>): Promise<T> {
 function report(app: App, error: unknown, what: string): string {
   if (error instanceof CallEndingError) {
     if (error.authorBug) app.log('error', `${what}: ${error.message}`);
+    // A cancellation is the client's choice (or its connection going), not a fault: info, with why.
+    else if (error instanceof CallCancelledError)
+      app.log('info', `${what} was cancelled while a question waited: ${error.reason}`);
     return error.message;
   }
   const reference = crypto.randomUUID().slice(0, 8);

@@ -5,12 +5,20 @@
  *
  * Environment: PENDING_TRANSPORT (`http` | `stdio`), PENDING_TIMEOUT_MS (questionTimeoutMs),
  * PENDING_RESUME_GRACE_MS (how long a dropped call waits for its client to reconnect; 200 here, so
- * the tests of what a drop frees do not wait out the 5 s default).
+ * the tests of what a drop frees do not wait out the 5 s default), PENDING_PROGRESS_MS
+ * (waitingProgressMs). Its log goes to stderr as `log <level>: <message>` lines, every level.
  */
 import { ask, createServer } from '@parley/server';
 
 const timeout = Number(process.env.PENDING_TIMEOUT_MS ?? 600_000);
-const server = createServer({ name: 'pending', version: '1.0.0', questionTimeoutMs: timeout, log: () => {} });
+const progressMs = process.env.PENDING_PROGRESS_MS;
+const server = createServer({
+  name: 'pending',
+  version: '1.0.0',
+  questionTimeoutMs: timeout,
+  ...(progressMs !== undefined && { waitingProgressMs: Number(progressMs) }),
+  log: (level, message) => process.stderr.write(`log ${level}: ${message}\n`),
+});
 server.tool(
   'ask_and_wait',
   { description: 'Asks one question and waits for the answer.' },

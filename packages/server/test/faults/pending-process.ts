@@ -35,8 +35,11 @@ export class StderrLines {
   }
 }
 
-/** The fixture over HTTP, with --expose-gc so `/stats` measures live memory. */
-export async function startPendingHttp(timeoutMs?: number): Promise<{
+/** The fixture over HTTP, with --expose-gc so `/stats` measures live memory; `env` adds its settings. */
+export async function startPendingHttp(
+  timeoutMs?: number,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{
   url: string;
   stats(): Promise<{ pending: number; rss: number; heapUsed: number }>;
   stderr: StderrLines;
@@ -47,6 +50,7 @@ export async function startPendingHttp(timeoutMs?: number): Promise<{
       ...process.env,
       PENDING_TRANSPORT: 'http',
       ...(timeoutMs !== undefined && { PENDING_TIMEOUT_MS: String(timeoutMs) }),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
