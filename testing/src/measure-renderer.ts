@@ -30,7 +30,7 @@ export interface RendererBundle {
 }
 
 /**
- * Bundles the built `@parley/lab/renderer` (with the parts of `@parley/core/form` it uses) for a browser,
+ * Bundles the built `@parley/renderer` (with the parts of `@parley/core/form` it uses) for a browser,
  * minified, as an IIFE that defines `window.parleyRenderer`.
  *
  * @example
@@ -39,7 +39,7 @@ export interface RendererBundle {
  */
 export async function bundleRenderer(): Promise<RendererBundle> {
   const { build } = await import('esbuild');
-  const entry = createRequire(import.meta.url).resolve('@parley/lab/renderer');
+  const entry = createRequire(import.meta.url).resolve('@parley/renderer');
   const result = await build({
     entryPoints: [entry],
     bundle: true,

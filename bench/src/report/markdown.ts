@@ -279,7 +279,7 @@ function rendererText(results: BenchResults): string {
     ],
     [
       [
-        '`@parley/lab/renderer`',
+        '`@parley/renderer`',
         `${n1(renderer.gzipBytes / 1024)} KB`,
         `${n1(renderer.minifiedBytes / 1024)} KB`,
         `${n2(renderer.renderMs)} ms`,

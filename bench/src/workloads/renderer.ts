@@ -1,5 +1,5 @@
 /**
- * Workload (g): the lab's form renderer, through the measurement the lab exposes
+ * Workload (g): the form renderer (@parley/renderer), through the measurement the tests share
  * (`@parley/testing/measure-renderer`): its size minified + gzipped, and the time headless Chromium
  * takes to render a 20-field form (median of many renders, layout forced each time).
  */

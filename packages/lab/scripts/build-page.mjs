@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Bundles the lab page into packages/lab/dist/page/: app.js (the page's script with
-// @parley/core inlined; no remote assets), index.html and the two stylesheets.
+// @parley/core and @parley/renderer inlined; no remote assets), index.html, lab.css and the
+// renderer's stylesheet (renderer.css, copied from @parley/renderer).
 //
 //   node packages/lab/scripts/build-page.mjs
 //
 // Workspace packages are read from their TypeScript sources (the "source" export condition), so
 // this runs with or without `tsc -b` first.
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -29,7 +31,11 @@ await build({
   logLevel: 'warning',
 });
 
-for (const file of ['index.html', 'lab.css', 'renderer.css']) {
+for (const file of ['index.html', 'lab.css']) {
   copyFileSync(join(root, 'assets', file), join(out, file));
 }
+copyFileSync(
+  createRequire(import.meta.url).resolve('@parley/renderer/renderer.css'),
+  join(out, 'renderer.css'),
+);
 console.log(`lab page built in ${out}`);

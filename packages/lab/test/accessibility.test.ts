@@ -1,8 +1,9 @@
 // axe-core on the form and URL dialogs, keyboard-only answering, focus management and accessible
 // names. The lab is started with its target on the command line (`parley lab <target>`).
+
+import { type AxeViolation, runAxe } from '@parley/testing/axe';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AxeViolation, runAxe } from './helpers/axe.js';
 import { launchChromium, openLab, screenshot } from './helpers/browser.js';
 import { fillEveryField } from './helpers/form-flows.js';
 import { callTool, dialog, resultOf, waitForNoQuestion, waitForQuestion } from './helpers/lab-page.js';

@@ -5,9 +5,9 @@ import {
   signInAtBrightgridId,
   startBrightgridWithId,
 } from '@parley/testing';
+import { runAxe } from '@parley/testing/axe';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAxe } from './helpers/axe.js';
 import { callTool, dialog, resultOf } from './helpers/lab-page.js';
 
 // The lab signs in to an OAuth-protected server in its own page, as a person would: the server

@@ -3,9 +3,9 @@
 // connection's roots; a sampling request is shown as a model request from that server, its HTML
 // inert, and the person types the reply or declines.
 import { fileURLToPath } from 'node:url';
+import { type AxeViolation, runAxe } from '@parley/testing/axe';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AxeViolation, runAxe } from './helpers/axe.js';
 import { launchChromium, openLab, screenshotOf } from './helpers/browser.js';
 import { callTool, dialog, ERA_WORDS, resultOf, waitForNoQuestion } from './helpers/lab-page.js';
 import { type Running, startLabProcess } from './helpers/processes.js';

@@ -1,6 +1,5 @@
 import { checkField, type FormField, isRecord, listFields, type RequestedSchema } from '@parley/core/form';
-import { el } from '../../renderer/dom.js';
-import { createFieldView } from '../../renderer/field-view.js';
+import { createFieldView, el } from '@parley/renderer/parts';
 
 /** One argument of a call form: a field of the elicitation subset, or JSON for anything richer. */
 export interface ArgumentView {

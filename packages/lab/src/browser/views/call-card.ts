@@ -1,5 +1,5 @@
+import { el } from '@parley/renderer/parts';
 import type { CallView, ServerView, UrlWaitQuestion } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 import { resultView } from './result-view.js';
 import { TimelineView } from './timeline-view.js';
 

@@ -1,5 +1,5 @@
+import { el, idPrefix } from '@parley/renderer/parts';
 import type { CallKind, Listed, ServerView } from '../../protocol.js';
-import { el, idPrefix } from '../../renderer/dom.js';
 import { expandTemplate, templateVariables } from '../uri-template.js';
 import { type ArgumentView, textArguments, toolArguments } from './argument-views.js';
 

@@ -1,6 +1,6 @@
+import { renderElicitation } from '@parley/renderer';
+import { el } from '@parley/renderer/parts';
 import type { QuestionAnswer, QuestionView } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
-import { renderElicitation } from '../../renderer/render-elicitation.js';
 import type { LabStore } from '../lab-store.js';
 import { renderSamplingRequest } from './sampling-request.js';
 import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';

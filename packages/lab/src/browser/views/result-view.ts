@@ -1,6 +1,6 @@
 import { isRecord } from '@parley/core/form';
+import { el } from '@parley/renderer/parts';
 import type { CallKind } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 
 // Results are untrusted JSON from the server: every part is checked before use, text is only ever
 // text (never markup, never a link), and binary data is shown only as an image or audio player.

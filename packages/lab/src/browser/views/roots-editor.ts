@@ -1,5 +1,5 @@
+import { el } from '@parley/renderer/parts';
 import type { RootChoice } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 
 /**
  * The roots a new connection will declare, chosen in the connect form: rows of a `file://` URI and

@@ -1,6 +1,5 @@
 import type { SamplingView } from '@parley/client';
-import { type AskerContext, callLine } from '../../renderer/context-text.js';
-import { el, idPrefix } from '../../renderer/dom.js';
+import { type AskerContext, callLine, el, idPrefix } from '@parley/renderer/parts';
 
 /** `approve` with the reply the person typed, or `decline`. */
 export type SamplingAnswer =

@@ -1,5 +1,5 @@
+import { el } from '@parley/renderer/parts';
 import type { ServerView } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 
 /** The roots declared to a server, as the server panel lists them (names and URIs are the person's own). */
 export function serverRoots(server: ServerView): HTMLElement {

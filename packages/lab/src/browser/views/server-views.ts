@@ -1,5 +1,5 @@
+import { el } from '@parley/renderer/parts';
 import type { Listed, ServerView } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 import type { CallTarget } from './call-form.js';
 import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
 import { serverRoots } from './server-roots.js';

@@ -1,5 +1,5 @@
+import { el } from '@parley/renderer/parts';
 import type { CallView } from '../../protocol.js';
-import { el } from '../../renderer/dom.js';
 import { timelineText } from './timeline-text.js';
 
 /**

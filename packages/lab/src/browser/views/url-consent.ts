@@ -1,6 +1,5 @@
 import { inspectUrl, splitHostForDisplay } from '@parley/core/url';
-import { type AskerContext, callLine } from '../../renderer/context-text.js';
-import { el, idPrefix } from '../../renderer/dom.js';
+import { type AskerContext, callLine, el, idPrefix } from '@parley/renderer/parts';
 
 export type UrlConsentAction = 'accept' | 'decline' | 'cancel';
 

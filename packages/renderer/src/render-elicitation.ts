@@ -72,7 +72,7 @@ function button(label: string, kind: string, type: 'submit' | 'button' = 'button
  * **Accept** / **Edit answers**; **Decline** and **Cancel** throughout; Escape is Cancel.
  *
  * @example
- * import { renderElicitation } from '@parley/lab/renderer';
+ * import { renderElicitation } from '@parley/renderer';
  *
  * const form = renderElicitation(document.querySelector('#question')!, {
  *   message: 'Where should we ship it?',

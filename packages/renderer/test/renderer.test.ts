@@ -1,5 +1,5 @@
 // The reusable renderer on its own, as another host would mount it: the minified browser bundle of
-// @parley/lab/renderer loaded into a blank page in Chromium.
+// @parley/renderer loaded into a blank page in Chromium.
 
 import { EVERY_FIELD_SCHEMA } from '@parley/testing';
 import {
@@ -61,9 +61,7 @@ describe('the bundle', () => {
   it('holds only the renderer and @parley/core/form: no URL inspection, no public-suffix list', () => {
     expect(bundle.inputs.filter((input) => /core\/(src|dist)\/url\/|tldts|punycode/.test(input))).toEqual([]);
     expect(
-      bundle.inputs.every((input) =>
-        /packages\/(lab\/(src|dist)\/renderer|core\/(src|dist)\/form)\//.test(input),
-      ),
+      bundle.inputs.every((input) => /packages\/(renderer\/(src|dist)|core\/(src|dist)\/form)\//.test(input)),
     ).toBe(true);
   });
 });
