@@ -23,6 +23,8 @@ export interface EraCall<R> {
   readonly call: CallSpec;
   /** The verified user: from the request's auth info, else the stdio user. */
   readonly user: Principal | undefined;
+  /** Whom the call's budgets (its tasks) count against: the user, or an anonymous caller's address. */
+  readonly caller: string;
   /** Told the round's number once it is known, and the keys of the questions sent (middleware facts). */
   readonly observe?: RoundObserver | undefined;
   /** Runs the handler with the `ctx` the era built. */

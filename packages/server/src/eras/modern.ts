@@ -28,7 +28,7 @@ import { EngineSwitch, TaskStarter } from './task-start.js';
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, invoke, observe, task }) {
+  async run({ app, sdk, call, user, caller, invoke, observe, task }) {
     const bindingFacts: StateBinding = {
       server: app.info.name,
       method: call.method,
@@ -63,6 +63,7 @@ export const modernEra: EraModule = {
       mode: task?.mode,
       clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
       principal: user?.id,
+      caller,
       engine,
       callId: state.callId,
       tool: call.target,

@@ -1,7 +1,7 @@
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { askUntilAnswered } from '../ask/ask-until-answered.js';
 import type { FlowWatch } from '../ask/question-kind.js';
-import { ToolError } from '../errors.js';
+import { QuestionTimeoutError, ToolError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
@@ -53,7 +53,10 @@ export class TaskEngine {
   #askOne(item: AskItem): Promise<ItemResult> {
     return askUntilAnswered(item, {
       send: (kind, question, message) =>
-        this.#task.waitFor(question.key, kind.request.modern(question, message)),
+        this.#task.waitFor(question.key, kind.request.modern(question, message), {
+          ms: this.#questionTimeoutMs,
+          error: () => new QuestionTimeoutError(this.#questionTimeoutMs),
+        }),
       waitForFlow: this.#waitForFlow,
       maxTries: this.#maxTries,
       malformed: (question, kind, problem) =>

@@ -37,6 +37,8 @@ interface TaskStartOptions {
   readonly mode: TaskMode | undefined;
   readonly clientCapabilities: unknown;
   readonly principal: string | undefined;
+  /** Whom the task counts against (see `callerKey`). */
+  readonly caller: string;
   readonly engine: EngineSwitch;
   readonly callId: string;
   /** The tool called. */
@@ -67,7 +69,7 @@ export class TaskStarter implements TaskHooks {
   }
 
   async runAsTask(): Promise<void> {
-    const { app, mode, clientCapabilities, principal, engine, callId, tool } = this.#options;
+    const { app, mode, clientCapabilities, principal, caller, engine, callId, tool } = this.#options;
     if (!mode)
       throw new TypeError(
         'ctx.runAsTask() needs `task` in the tool config (server.tool(name, { task: ... })).',
@@ -82,7 +84,7 @@ export class TaskStarter implements TaskHooks {
     }
     let task: TaskRecord;
     try {
-      task = app.tasks.create(principal, tool);
+      task = app.tasks.create({ principal, tool, caller });
     } catch (error) {
       if (error instanceof TooManyTasksError) throw new ToolError(error.message);
       throw error;

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import type { CreateTaskResult, EraCall, EraModule } from '../eras/era.js';
 import { handshakeEra } from '../eras/handshake.js';
 import { modernEra } from '../eras/modern.js';
+import { callerKey } from '../serve/caller-key.js';
 import type { Principal } from '../types.js';
 
 export type { CallSpec } from '../eras/era.js';
@@ -16,6 +17,8 @@ export interface ServingUnit {
   readonly localUser?: string | undefined;
   /** Auth info kept beside the request (the shared modern connection carries it out of band). */
   readonly authOf?: ((sdk: ServerContext) => AuthInfo | undefined) | undefined;
+  /** Whom a request's budgets count against (the shared modern connection keeps it per request). */
+  readonly callerOf?: ((sdk: ServerContext) => string | undefined) | undefined;
   /** Told when a request handler starts (the shared modern connection maps errors to HTTP statuses by it). */
   readonly onDispatch?: ((sdk: ServerContext) => void) | undefined;
   /** Whether a request is the server's own (the connection's era pin): middleware does not see it. */
@@ -23,7 +26,7 @@ export interface ServingUnit {
 }
 
 /** Everything one call needs: the request, the handler, and the unit it arrived on. */
-export interface RunCallOptions<R> extends Omit<EraCall<R>, 'user'> {
+export interface RunCallOptions<R> extends Omit<EraCall<R>, 'user' | 'caller'> {
   readonly era: ServingEra;
   readonly unit: ServingUnit;
 }
@@ -39,6 +42,7 @@ const ERAS: Record<ServingEra, EraModule> = { modern: modernEra, legacy: handsha
 export function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequiredResult | CreateTaskResult> {
   // Not `async`: the era's promise is the call's, with no link around it while the call waits.
   const { app, sdk, unit } = options;
+  const user = userOf(app, unit, sdk);
   // One literal (no spread): an object built by spreading gets a hidden class of its own, and a
   // 2025-era call keeps this one while the person answers.
   return ERAS[options.era].run({
@@ -46,7 +50,8 @@ export function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequire
     sdk,
     server: options.server,
     call: options.call,
-    user: userOf(app, unit, sdk),
+    user,
+    caller: unit.callerOf?.(sdk) ?? callerKey(user?.id, undefined),
     observe: options.observe,
     invoke: options.invoke,
     task: options.task,

@@ -33,7 +33,7 @@ export function buildSdkServer(
   app: App,
   era: ServingEra,
   transport: 'http' | 'stdio' = 'http',
-  hooks: Pick<ServingUnit, 'authOf' | 'onDispatch' | 'internal'> = {},
+  hooks: Pick<ServingUnit, 'authOf' | 'callerOf' | 'onDispatch' | 'internal'> = {},
 ): Server {
   const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
   const surfaces = SURFACES.filter((surface) => surface.present(app));

@@ -14,6 +14,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
+import { callerKey } from './caller-key.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -78,6 +79,20 @@ export interface EndpointOptions {
   readonly maxSessionsPerUser?: number;
   /** Open 2025-era sessions of all anonymous callers together at most. Default 100. */
   readonly maxAnonymousSessions?: number;
+  /** 2026-07-28 `subscriptions/listen` streams: how many, and how large their filters. */
+  readonly subscriptions?: {
+    /** Streams open at once, in all. Default: `maxSessions` (1000). */
+    readonly maxStreams?: number;
+    /**
+     * Streams one caller may hold: a signed-in user, or an anonymous caller by network address (an
+     * IPv6 one by its /64). Default 10.
+     */
+    readonly maxStreamsPerCaller?: number;
+    /** URIs one stream's `resourceSubscriptions` may name. Default 100. */
+    readonly maxResourceSubscriptions?: number;
+    /** Characters of one of those URIs. Default 2048. */
+    readonly maxUriChars?: number;
+  };
   /** A 2025-era session idle this long is closed. Default 30 minutes. */
   readonly sessionIdleMs?: number;
   /**
@@ -126,7 +141,21 @@ export class Endpoint {
         prompts: app.prompts.size > 0,
         resources: app.resources.size > 0,
       }),
-      maxStreams: options.maxSessions ?? 1000,
+      limits: {
+        maxStreams: whole(
+          options.subscriptions?.maxStreams ?? options.maxSessions ?? 1000,
+          'subscriptions.maxStreams',
+        ),
+        maxStreamsPerCaller: whole(
+          options.subscriptions?.maxStreamsPerCaller ?? 10,
+          'subscriptions.maxStreamsPerCaller',
+        ),
+        maxResourceSubscriptions: whole(
+          options.subscriptions?.maxResourceSubscriptions ?? 100,
+          'subscriptions.maxResourceSubscriptions',
+        ),
+        maxUriChars: whole(options.subscriptions?.maxUriChars ?? 2048, 'subscriptions.maxUriChars'),
+      },
     });
     this.#allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
     this.#allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
@@ -177,6 +206,7 @@ export class Endpoint {
     const authenticated = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
     if (authenticated instanceof Response) return respond.web(authenticated);
     const authInfo = authenticated;
+    const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
       if (exchange.header('mcp-session-id') !== undefined) {
@@ -238,10 +268,10 @@ export class Endpoint {
     if (mismatch)
       return respond.json(mismatch.status, rpcError(id, mismatch.code, mismatch.message, mismatch.data));
     if (route.message.method === 'subscriptions/listen')
-      return this.#listeners.serve(route.message, exchange, respond);
+      return this.#listeners.serve(route.message, exchange, respond, caller);
     if (isTaskMethod(route.message.method))
       return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
-    await this.#serveModern(route.message, authInfo, exchange, respond, accept);
+    await this.#serveModern(route.message, authInfo, caller, exchange, respond, accept);
   }
 
   /**
@@ -259,11 +289,15 @@ export class Endpoint {
     return undefined;
   }
 
-  /** The endpoint as a web-standard fetch handler. */
-  fetch = (request: Request): Promise<Response> => this.#fetch(request, true);
+  /**
+   * The endpoint as a web-standard fetch handler. Pass the peer's `remoteAddress` when your runtime
+   * tells it (per-address budgets of anonymous callers count by it; without it they share one).
+   */
+  fetch = (request: Request, info?: { readonly remoteAddress?: string }): Promise<Response> =>
+    this.#fetch(request, true, info?.remoteAddress);
 
-  #fetch(request: Request, mayForward: boolean): Promise<Response> {
-    const { exchange, responder, response } = toFetchExchange(request);
+  #fetch(request: Request, mayForward: boolean, remoteAddress?: string): Promise<Response> {
+    const { exchange, responder, response } = toFetchExchange(request, remoteAddress);
     void this.#serve(exchange, responder, mayForward).catch((error: unknown) => {
       this.#app.log('error', `HTTP endpoint: ${error instanceof Error ? error.message : String(error)}`);
       responder.json(500, rpcError(null, INTERNAL_ERROR, 'Internal error'));
@@ -284,6 +318,7 @@ export class Endpoint {
   async #serveModern(
     message: JSONRPCRequest,
     authInfo: AuthInfo | undefined,
+    caller: string,
     exchange: HttpExchange,
     respond: HttpResponder,
     accept: string | undefined,
@@ -291,21 +326,25 @@ export class Endpoint {
     await this.#start();
     const canStream = accept === undefined || /text\/event-stream|\*\/\*/.test(accept);
     let stream: ((message: unknown | null) => void) | undefined;
-    const cancel = this.#mux.exchange(message, authInfo, {
-      notify: (notification) => {
-        if (!canStream) return; // a JSON-only client gets the result without mid-call notifications
-        stream ??= respond.openStream();
-        stream(notification);
+    const cancel = this.#mux.exchange(
+      message,
+      { authInfo, caller },
+      {
+        notify: (notification) => {
+          if (!canStream) return; // a JSON-only client gets the result without mid-call notifications
+          stream ??= respond.openStream();
+          stream(notification);
+        },
+        finish: (response, { beforeDispatch }) => {
+          if (stream) {
+            stream(response);
+            stream(null);
+            return;
+          }
+          respond.json(httpStatusFor(response, beforeDispatch), response);
+        },
       },
-      finish: (response, { beforeDispatch }) => {
-        if (stream) {
-          stream(response);
-          stream(null);
-          return;
-        }
-        respond.json(httpStatusFor(response, beforeDispatch), response);
-      },
-    });
+    );
     exchange.onAbort(cancel);
   }
 
@@ -316,6 +355,7 @@ export class Endpoint {
         () =>
           buildSdkServer(this.#app, 'modern', 'http', {
             authOf: (sdk) => this.#mux.authInfoFor(sdk.mcpReq.id),
+            callerOf: (sdk) => this.#mux.callerFor(sdk.mcpReq.id),
             onDispatch: (sdk) => this.#mux.markDispatched(sdk.mcpReq.id),
             internal: (sdk) => this.#mux.isInternal(sdk.mcpReq.id),
           }),
@@ -336,7 +376,7 @@ export class Endpoint {
               _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_META_KEY]: {} },
             },
           },
-          undefined,
+          { authInfo: undefined, caller: 'server' },
           { notify: () => {}, finish: () => resolve() },
           true,
         );
@@ -372,4 +412,11 @@ function httpStatusFor(response: object, beforeDispatch: boolean): number {
 /** Creates the endpoint. */
 export function createEndpoint(app: App, options?: EndpointOptions): Endpoint {
   return new Endpoint(app, options);
+}
+
+/** A count option: a whole number of at least 1, or an error that names the option. */
+function whole(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`${name} must be a whole number of at least 1 (got ${value}).`);
+  return value;
 }

@@ -3,6 +3,11 @@ export interface HttpExchange {
   readonly method: string;
   /** The absolute request URL. */
   readonly url: string;
+  /**
+   * The peer's network address (what per-address budgets of anonymous callers count by), when
+   * the runtime knows it.
+   */
+  readonly remoteAddress: string | undefined;
   header(name: string): string | undefined;
   body(): AsyncIterable<Uint8Array> | null;
   /** Registers what to do when the client goes away before the response ended. */

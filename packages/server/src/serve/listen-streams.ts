@@ -1,8 +1,16 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
 import { type ChangeHub, notificationOf } from '../subscriptions/change-hub.js';
-import { agreedFilter, type Notifiable, wants } from '../subscriptions/listen-filter.js';
+import { agreedFilter, type FilterLimits, type Notifiable, wants } from '../subscriptions/listen-filter.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { HTTP_REFUSED, INVALID_PARAMS, rpcError } from './rpc-error.js';
+
+/** How many listen streams may be open, and how large a filter may be. */
+export interface ListenLimits extends FilterLimits {
+  /** Streams open at once, in all. */
+  readonly maxStreams: number;
+  /** Streams one caller may hold: a signed-in user, or an anonymous caller's address. */
+  readonly maxStreamsPerCaller: number;
+}
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -17,37 +25,43 @@ export class ListenStreams {
   readonly #hub: ChangeHub;
   readonly #serverInfo: { name: string; version: string };
   readonly #supported: () => Notifiable;
-  readonly #maxStreams: number;
+  readonly #limits: ListenLimits;
   readonly #open = new Set<() => void>();
+  /** Open streams by caller (user, or address for anonymous callers). */
+  readonly #byCaller = new Map<string, number>();
 
   constructor(options: {
     hub: ChangeHub;
     serverInfo: { name: string; version: string };
     supported: () => Notifiable;
-    maxStreams: number;
+    limits: ListenLimits;
   }) {
     this.#hub = options.hub;
     this.#serverInfo = options.serverInfo;
     this.#supported = options.supported;
-    this.#maxStreams = options.maxStreams;
+    this.#limits = options.limits;
   }
 
   get size(): number {
     return this.#open.size;
   }
 
-  serve(message: JSONRPCRequest, exchange: HttpExchange, respond: HttpResponder): void {
+  /** Opens a stream for `caller` (see `callerKey`), within its budget and the server's. */
+  serve(message: JSONRPCRequest, exchange: HttpExchange, respond: HttpResponder, caller: string): void {
     const id = message.id;
     const params = (message.params ?? {}) as Record<string, unknown>;
-    const filter = agreedFilter(params.notifications, this.#supported());
-    if (!filter) {
-      respond.json(
-        400,
-        rpcError(id, INVALID_PARAMS, 'Invalid params: notifications must be a SubscriptionFilter object.'),
-      );
+    const filter = agreedFilter(params.notifications, this.#supported(), this.#limits);
+    if ('problem' in filter) {
+      respond.json(400, rpcError(id, INVALID_PARAMS, `Invalid params: ${filter.problem}`));
       return;
     }
-    if (this.#open.size >= this.#maxStreams) {
+    const held = this.#byCaller.get(caller) ?? 0;
+    if (held >= this.#limits.maxStreamsPerCaller) {
+      const message = `Too many open subscription streams for this caller (${this.#limits.maxStreamsPerCaller}); close one, or listen to more in one stream's filter.`;
+      respond.json(429, rpcError(id, HTTP_REFUSED, message));
+      return;
+    }
+    if (this.#open.size >= this.#limits.maxStreams) {
       respond.json(503, rpcError(id, HTTP_REFUSED, 'Too many open subscription streams; try again later.'));
       return;
     }
@@ -65,6 +79,9 @@ export class ListenStreams {
     });
     const end = (graceful: boolean) => {
       if (!this.#open.delete(close)) return;
+      const left = (this.#byCaller.get(caller) ?? 1) - 1;
+      if (left > 0) this.#byCaller.set(caller, left);
+      else this.#byCaller.delete(caller);
       stopListening();
       if (graceful)
         write({
@@ -76,6 +93,7 @@ export class ListenStreams {
     };
     const close = () => end(true);
     this.#open.add(close);
+    this.#byCaller.set(caller, held + 1);
     exchange.onAbort(() => end(false));
   }
 

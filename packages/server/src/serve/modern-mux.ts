@@ -22,6 +22,8 @@ interface Exchange {
   readonly externalId: RequestId;
   readonly sink: ExchangeSink;
   readonly authInfo: AuthInfo | undefined;
+  /** Whom the request's budgets count against (see `callerKey`). */
+  readonly caller: string;
   /** Whether a request handler started: an error before that came from the SDK's dispatch checks. */
   dispatched: boolean;
   /** The server's own request (the era pin), not a client's. */
@@ -92,7 +94,7 @@ export class ModernMux implements Transport {
   /** Serves one request; returns a function that cancels it (the HTTP client went away). */
   exchange(
     message: JSONRPCRequest,
-    authInfo: AuthInfo | undefined,
+    from: { readonly authInfo: AuthInfo | undefined; readonly caller: string },
     sink: ExchangeSink,
     internal = false,
   ): () => void {
@@ -111,7 +113,14 @@ export class ModernMux implements Transport {
       return () => {};
     }
     const id = ++this.#nextId;
-    this.#exchanges.set(id, { externalId: message.id, sink, authInfo, dispatched: false, internal });
+    this.#exchanges.set(id, {
+      externalId: message.id,
+      sink,
+      authInfo: from.authInfo,
+      caller: from.caller,
+      dispatched: false,
+      internal,
+    });
     this.onmessage({ ...message, id });
     return () => {
       if (!this.#exchanges.delete(id)) return;
@@ -132,6 +141,11 @@ export class ModernMux implements Transport {
   /** The auth info of the HTTP request behind an in-flight (renumbered) request id. */
   authInfoFor(id: RequestId): AuthInfo | undefined {
     return this.#exchanges.get(id as number)?.authInfo;
+  }
+
+  /** Whom the budgets of an in-flight (renumbered) request count against. */
+  callerFor(id: RequestId): string | undefined {
+    return this.#exchanges.get(id as number)?.caller;
   }
 
   /** Whether an in-flight (renumbered) request is the server's own rather than a client's. */

@@ -13,6 +13,7 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: 
   // listener `onAbort` adds, whose closure holds just the response and that listener.
   return {
     method: req.method ?? 'GET',
+    remoteAddress: req.socket.remoteAddress,
     get url() {
       return `${origin}${req.url ?? '/'}`;
     },

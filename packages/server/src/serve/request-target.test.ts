@@ -40,7 +40,7 @@ describe('targetOf', () => {
 
   it("names a task's tool for tasks/* requests of the task's own user only", () => {
     const server = app();
-    const task = server.tasks.create('alice', 'review');
+    const task = server.tasks.create({ principal: 'alice', tool: 'review', caller: 'user:alice' });
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result']) {
       expect(targetOf(server, rpc(method, { taskId: task.id }), 'alice')).toEqual({
         kind: 'tool',

@@ -8,8 +8,14 @@ import {
 
 const encoder = new TextEncoder();
 
-/** A web `Request` as an {@link HttpExchange}, and a promise of the `Response` its responder settles. */
-export function toFetchExchange(request: Request): {
+/**
+ * A web `Request` as an {@link HttpExchange}, and a promise of the `Response` its responder settles.
+ * `remoteAddress`: the peer's address, when the runtime that received the request tells it.
+ */
+export function toFetchExchange(
+  request: Request,
+  remoteAddress?: string,
+): {
   exchange: HttpExchange;
   responder: HttpResponder;
   response: Promise<Response>;
@@ -30,6 +36,7 @@ export function toFetchExchange(request: Request): {
   const exchange: HttpExchange = {
     method: request.method,
     url: request.url,
+    remoteAddress,
     header: (name) => request.headers.get(name) ?? undefined,
     body: () => request.body,
     onAbort: (listener) => {

@@ -18,12 +18,24 @@ export interface Notifiable {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** How large a filter may be: it is held for as long as its stream is open. */
+export interface FilterLimits {
+  /** URIs in `resourceSubscriptions`. */
+  readonly maxResourceSubscriptions: number;
+  /** Characters of one URI. */
+  readonly maxUriChars: number;
+}
+
 /**
  * The part of a requested filter this server honours (what the acknowledgement reports): only
- * types it supports, only when asked for. `undefined` when the request's filter is malformed.
+ * types it supports, only when asked for; or what is wrong with a malformed or oversized one.
  */
-export function agreedFilter(requested: unknown, supported: Notifiable): SubscriptionFilter | undefined {
-  if (!isRecord(requested)) return undefined;
+export function agreedFilter(
+  requested: unknown,
+  supported: Notifiable,
+  limits: FilterLimits,
+): SubscriptionFilter | { readonly problem: string } {
+  if (!isRecord(requested)) return { problem: 'notifications must be a SubscriptionFilter object.' };
   const agreed: {
     toolsListChanged?: true;
     promptsListChanged?: true;
@@ -35,7 +47,16 @@ export function agreedFilter(requested: unknown, supported: Notifiable): Subscri
   if (requested.resourcesListChanged === true && supported.resources) agreed.resourcesListChanged = true;
   const uris = requested.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string')) return undefined;
+    if (!Array.isArray(uris) || !uris.every((uri) => typeof uri === 'string'))
+      return { problem: 'notifications.resourceSubscriptions must be a list of URIs.' };
+    if (uris.length > limits.maxResourceSubscriptions)
+      return {
+        problem: `notifications.resourceSubscriptions names ${uris.length} URIs; one stream listens to at most ${limits.maxResourceSubscriptions}.`,
+      };
+    if (uris.some((uri) => uri.length > limits.maxUriChars))
+      return {
+        problem: `a URI in notifications.resourceSubscriptions is longer than ${limits.maxUriChars} characters.`,
+      };
     if (supported.resources && uris.length > 0) agreed.resourceSubscriptions = [...new Set(uris as string[])];
   }
   return agreed;

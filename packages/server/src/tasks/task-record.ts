@@ -13,6 +13,8 @@ export interface TaskError {
 interface Waiting {
   readonly request: InputRequest;
   readonly resolve: (reply: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
@@ -35,6 +37,8 @@ export class TaskRecord {
   readonly principal: string | undefined;
   /** The tool whose call became this task: what it needs (its scopes) the task's requests need too. */
   readonly tool: string;
+  /** Whom it counts against (see `callerKey`). */
+  readonly caller: string;
   readonly createdAt: number;
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
@@ -51,6 +55,7 @@ export class TaskRecord {
     id: string;
     principal: string | undefined;
     tool: string;
+    caller: string;
     ttlMs: number;
     pollIntervalMs: number;
     now: () => number;
@@ -58,6 +63,7 @@ export class TaskRecord {
     this.id = options.id;
     this.principal = options.principal;
     this.tool = options.tool;
+    this.caller = options.caller;
     this.ttlMs = options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs;
     this.#now = options.now;
@@ -78,11 +84,28 @@ export class TaskRecord {
     return this.#updatedAt + this.ttlMs;
   }
 
-  /** Parks a question until `tasks/update` answers it under `key`; the task is input_required meanwhile. */
-  waitFor(key: string, request: InputRequest): Promise<unknown> {
+  /**
+   * Parks a question until `tasks/update` answers it under `key`; the task is input_required
+   * meanwhile. Unanswered after `timeoutMs` (when given), the question is withdrawn and the promise
+   * rejects with `timedOut()`, as a question on any era stops waiting after the server's timeout.
+   */
+  waitFor(
+    key: string,
+    request: InputRequest,
+    timeout?: { readonly ms: number; readonly error: () => Error },
+  ): Promise<unknown> {
     if (this.terminal) return Promise.reject(new TaskCancelledError());
-    return new Promise((resolve) => {
-      this.#waiting.set(key, { request, resolve });
+    return new Promise((resolve, reject) => {
+      const timer =
+        timeout &&
+        setTimeout(() => {
+          if (this.#waiting.get(key)?.timer !== timer) return;
+          this.#waiting.delete(key);
+          if (this.#waiting.size === 0 && this.#status === 'input_required') this.#set('working');
+          reject(timeout.error());
+        }, timeout.ms);
+      timer?.unref?.();
+      this.#waiting.set(key, { request, resolve, reject, timer });
       this.#set('input_required');
     });
   }
@@ -96,6 +119,7 @@ export class TaskRecord {
       const waiting = this.#waiting.get(key);
       if (!waiting) continue;
       this.#waiting.delete(key);
+      clearTimeout(waiting.timer);
       waiting.resolve(reply);
     }
     if (this.#waiting.size === 0 && this.#status === 'input_required') this.#set('working');
@@ -116,9 +140,15 @@ export class TaskRecord {
   /** Cancels a running task (a terminal one stays as it is): its handler's signal aborts. */
   cancel(): void {
     if (this.terminal) return;
+    const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
     this.#set('cancelled');
     this.abort.abort(new TaskCancelledError());
+    // The handler's questions end too, so nothing stays parked on a task that is over.
+    for (const question of waiting) {
+      clearTimeout(question.timer);
+      question.reject(new TaskCancelledError());
+    }
   }
 
   /** The task fields every task shape carries (flat, no `requestState`). */
