@@ -1,6 +1,6 @@
 import type { FormField } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
-import { fieldHint } from './field-text.js';
+import { fieldHint, hiddenValueText } from './field-text.js';
 
 const field = (extra: Partial<FormField> & Pick<FormField, 'kind'>): FormField => ({
   name: 'f',
@@ -34,5 +34,30 @@ describe('fieldHint', () => {
     expect(fieldHint(field({ kind: 'uri' }))).toContain('https://');
     expect(fieldHint(field({ kind: 'date-time' }), 'UTC+02:00')).toBe('In your time zone (UTC+02:00).');
     expect(fieldHint(field({ kind: 'boolean' }))).toBe('');
+  });
+});
+
+describe('hiddenValueText', () => {
+  const text = field({ kind: 'text' });
+
+  it('says how long a secret is, never what it is', () => {
+    expect(hiddenValueText(text, 'sk-live-1234')).toBe('hidden (12 characters)');
+    expect(hiddenValueText(text, 'x')).toBe('hidden (1 character)');
+    expect(hiddenValueText(field({ kind: 'integer' }), 123456)).toBe('hidden (6 characters)');
+    expect(hiddenValueText(text, '')).toBe('hidden (0 characters)');
+  });
+
+  it('counts what the person sees: an emoji or an accented letter is one character', () => {
+    expect(hiddenValueText(text, 'p🔑w')).toBe('hidden (3 characters)');
+    expect(hiddenValueText(text, 'é')).toBe('hidden (1 character)');
+    expect(hiddenValueText(text, 'e\u0301')).toBe('hidden (1 character)');
+    expect(hiddenValueText(text, '👩‍💻')).toBe('hidden (1 character)');
+  });
+
+  it('says No answer for a field left empty, and shows nothing of other values', () => {
+    expect(hiddenValueText(text, undefined)).toBe('No answer');
+    expect(hiddenValueText(field({ kind: 'boolean' }), true)).toBe('hidden');
+    expect(hiddenValueText(field({ kind: 'many' }), ['a', 'b'])).toBe('hidden');
+    expect(hiddenValueText(field({ kind: 'choice' }), 'eu')).toBe('hidden');
   });
 });

@@ -11,9 +11,27 @@ export interface FieldView {
   readonly field: FormField;
   readonly element: HTMLElement;
   read(): FieldReading;
+  /** Whether the field takes a secret: masked while typed, never shown back. */
+  readonly secret: boolean;
   /** Shows a message under the field and marks it invalid; `undefined` clears it. */
   showError(message: string | undefined): void;
   focus(): void;
+  /** Masks a secret field again if the person chose Show; nothing for other fields. */
+  conceal(): void;
+}
+
+/** How {@link createFieldView} draws a field. */
+export interface FieldViewOptions {
+  /**
+   * The person's time zone for a date-time field (read it once per form with `timeZoneLabel()`:
+   * reading it costs a tenth of a millisecond). Read here when left out.
+   */
+  readonly timeZone?: string;
+  /**
+   * The field takes a secret (a password, an API key): a text, email, URL or number field becomes
+   * `<input type="password">` with a Show / Hide button. Other kinds are drawn as usual.
+   */
+  readonly secret?: boolean;
 }
 
 const INPUT_TYPES: Partial<Record<FormField['kind'], string>> = {
@@ -22,6 +40,9 @@ const INPUT_TYPES: Partial<Record<FormField['kind'], string>> = {
   date: 'date',
   'date-time': 'datetime-local',
 };
+
+/** The kinds typed as text, which a password input can take in place of their own control. */
+const MASKABLE = new Set<FormField['kind']>(['text', 'email', 'uri', 'number', 'integer']);
 
 const INCOMPLETE: Partial<Record<FormField['kind'], string>> = {
   date: 'Enter a complete date',
@@ -54,15 +75,15 @@ function initialText(field: FormField): string {
   return field.kind === 'date-time' ? dateTimeToLocalInput(String(fallback)) : String(fallback);
 }
 
-function textControl(field: FormField, id: string, describedBy: string) {
+function textControl(field: FormField, id: string, describedBy: string, masked: boolean) {
   const whole = field.kind === 'integer';
   const numeric = whole || field.kind === 'number';
   const input = el('input', {
     id,
-    type: INPUT_TYPES[field.kind] ?? 'text',
+    type: masked ? 'password' : (INPUT_TYPES[field.kind] ?? 'text'),
     inputmode: numeric ? (whole ? 'numeric' : 'decimal') : undefined,
     autocomplete: 'off',
-    spellcheck: field.kind === 'text' ? undefined : 'false',
+    spellcheck: field.kind === 'text' && !masked ? undefined : 'false',
     'aria-describedby': describedBy,
     'aria-required': field.required ? 'true' : undefined,
   });
@@ -75,6 +96,26 @@ function textControl(field: FormField, id: string, describedBy: string) {
     return value === undefined ? { ok: false, message: INCOMPLETE['date-time']! } : { ok: true, value };
   };
   return { control: input, read };
+}
+
+/**
+ * The Show / Hide button beside a masked input. Its name says which field it reveals, and the
+ * visible word leads the name (so a voice command "click Show" finds it).
+ */
+function revealToggle(input: HTMLInputElement, title: string) {
+  const button = el('button', {
+    type: 'button',
+    class: 'parley-button parley-secondary parley-reveal',
+    'aria-controls': input.id,
+  });
+  const set = (shown: boolean) => {
+    input.type = shown ? 'text' : 'password';
+    button.textContent = shown ? 'Hide' : 'Show';
+    button.setAttribute('aria-label', `${shown ? 'Hide' : 'Show'} ${title}`);
+  };
+  set(false);
+  button.addEventListener('click', () => set(input.type === 'password'));
+  return { button, conceal: () => set(false) };
 }
 
 function choiceControl(field: FormField, id: string, describedBy: string) {
@@ -93,7 +134,7 @@ function choiceControl(field: FormField, id: string, describedBy: string) {
   return { control: select, read };
 }
 
-function checkboxView(field: FormField, id: string): FieldView {
+function checkboxView(field: FormField, id: string, secret: boolean): FieldView {
   const { lines, error, describedBy } = notes(field, id, '');
   const box = el('input', { id, type: 'checkbox', 'aria-describedby': describedBy });
   box.checked = field.default === true;
@@ -105,10 +146,18 @@ function checkboxView(field: FormField, id: string): FieldView {
     ...lines,
     error,
   );
-  return finish(field, element, box, error, () => ({ ok: true, value: box.checked }));
+  return finish(
+    field,
+    element,
+    box,
+    error,
+    () => ({ ok: true, value: box.checked }),
+    [box],
+    secrecyOf(secret),
+  );
 }
 
-function manyView(field: FormField, id: string): FieldView {
+function manyView(field: FormField, id: string, secret: boolean): FieldView {
   const { lines, error, describedBy } = notes(field, id, '');
   const chosen = new Set(Array.isArray(field.default) ? field.default : []);
   const boxes = (field.options ?? []).map((option, index) => {
@@ -134,7 +183,19 @@ function manyView(field: FormField, id: string): FieldView {
     ok: true,
     value: boxes.filter((box) => box.checked).map((box) => box.value),
   });
-  return finish(field, element, boxes[0] ?? element, error, read, boxes);
+  return finish(field, element, boxes[0] ?? element, error, read, boxes, secrecyOf(secret));
+}
+
+interface Secrecy {
+  readonly secret: boolean;
+  conceal(): void;
+}
+
+const PLAIN: Secrecy = { secret: false, conceal() {} };
+
+/** A secret field that has nothing to mask (a checkbox, a choice): only its review hides it. */
+function secrecyOf(secret: boolean): Secrecy {
+  return secret ? { secret: true, conceal() {} } : PLAIN;
 }
 
 function finish(
@@ -144,12 +205,15 @@ function finish(
   error: HTMLElement,
   read: () => FieldReading,
   invalidTargets: HTMLElement[] = [focusTarget],
+  secrecy: Secrecy = PLAIN,
 ): FieldView {
   element.dataset.field = field.name;
   return {
     field,
     element,
     read,
+    secret: secrecy.secret,
+    conceal: secrecy.conceal,
     showError(message) {
       error.textContent = message ?? '';
       element.classList.toggle('parley-invalid', message !== undefined);
@@ -166,26 +230,39 @@ function finish(
  * Renders one field of a form as labelled native controls: a text-like input (typed for email, URL,
  * date and date-time, with a numeric keyboard for numbers), a checkbox for a boolean, a select for
  * a single choice, a group of checkboxes for a multi-select. Defaults are pre-filled. `id` must be
- * unique on the page. `timeZone` names the person's zone for a date-time field (read it once per
- * form with `timeZoneLabel()`: reading it costs a tenth of a millisecond).
+ * unique on the page.
+ *
+ * @example
+ * import { listFields } from '@parley/core/form';
+ * import { createFieldView } from '@parley/renderer/parts';
+ *
+ * const [field] = listFields({ type: 'object', properties: { key: { type: 'string', title: 'API key' } } });
+ * const view = createFieldView(field!, 'key', { secret: true });
+ * document.body.append(view.element); // a password input with a Show button
+ * view.read(); // { ok: true, value: 'what was typed' }
  */
-export function createFieldView(field: FormField, id: string, timeZone = ''): FieldView {
-  if (field.kind === 'boolean') return checkboxView(field, id);
-  if (field.kind === 'many') return manyView(field, id);
+export function createFieldView(field: FormField, id: string, options: FieldViewOptions = {}): FieldView {
+  if (field.kind === 'boolean') return checkboxView(field, id, options.secret === true);
+  if (field.kind === 'many') return manyView(field, id, options.secret === true);
   const { lines, error, describedBy } = notes(
     field,
     id,
-    field.kind === 'date-time' ? timeZone || timeZoneLabel() : '',
+    field.kind === 'date-time' ? options.timeZone || timeZoneLabel() : '',
   );
+  const masked = options.secret === true && MASKABLE.has(field.kind);
   const { control, read } =
-    field.kind === 'choice' ? choiceControl(field, id, describedBy) : textControl(field, id, describedBy);
+    field.kind === 'choice'
+      ? choiceControl(field, id, describedBy)
+      : textControl(field, id, describedBy, masked);
+  const toggle = masked ? revealToggle(control as HTMLInputElement, field.title) : undefined;
   const element = el(
     'div',
     { class: 'parley-field', 'data-kind': field.kind },
     el('label', { for: id }, ...labelText(field)),
     ...lines,
-    control,
+    toggle ? el('div', { class: 'parley-secret' }, control, toggle.button) : control,
     error,
   );
-  return finish(field, element, control, error, read);
+  const secrecy = toggle ? { secret: true, conceal: toggle.conceal } : secrecyOf(options.secret === true);
+  return finish(field, element, control, error, read, [control], secrecy);
 }

@@ -4,4 +4,4 @@
 
 export { type AskerContext, askerHeading, callLine } from './context-text.js';
 export { type Attributes, type Child, el, idPrefix } from './dom.js';
-export { createFieldView, type FieldReading, type FieldView } from './field-view.js';
+export { createFieldView, type FieldReading, type FieldView, type FieldViewOptions } from './field-view.js';

@@ -11,6 +11,7 @@ import {
 import { type AskerContext, askerHeading, callLine } from './context-text.js';
 import { timeZoneLabel } from './date-time.js';
 import { el, idPrefix } from './dom.js';
+import { hiddenValueText } from './field-text.js';
 import { createFieldView, type FieldView } from './field-view.js';
 
 /** A form-mode `elicitation/create`: the server's message and the fields it asks for. */
@@ -31,6 +32,12 @@ export interface RenderOptions {
   onAnswer(answer: ElicitationAnswer): void;
   /** Who asks and during which call; shown in the title and the line under it. */
   readonly context?: AskerContext;
+  /**
+   * Names of fields that take a secret (a password, an API key). They are typed into
+   * `<input type="password" autocomplete="off" spellcheck="false">` with a Show / Hide button, and
+   * the review step says `hidden (n characters)`, never the value. Names not in the form are ignored.
+   */
+  readonly secretFields?: readonly string[];
 }
 
 /** A rendered question. */
@@ -41,6 +48,13 @@ export interface RenderedElicitation {
   readonly descriptionId: string;
   /** Moves focus to the first field (or the first button when there is none). */
   focus(): void;
+  /**
+   * Lets the person answer again after the host could not use the answer (the server refused it,
+   * or it never arrived): every control works again. With `errors`, the fields come back with
+   * those messages (a message for a field not in the form goes in the status line) and focus
+   * moves to the first one named; without, the form stays on the step it was on.
+   */
+  reopen(errors?: readonly FieldError[]): void;
   /** Removes the form from the element. */
   destroy(): void;
 }
@@ -92,7 +106,10 @@ export function renderElicitation(
   const problems = checkRequestedSchema(schema);
   const fields = problems.length > 0 ? [] : listFields(schema);
   const timeZone = fields.some((field) => field.kind === 'date-time') ? timeZoneLabel() : '';
-  const views = fields.map((field, index) => createFieldView(field, `${prefix}f${index}`, timeZone));
+  const secrets = new Set(options.secretFields ?? []);
+  const views = fields.map((field, index) =>
+    createFieldView(field, `${prefix}f${index}`, { timeZone, secret: secrets.has(field.name) }),
+  );
   const labelId = `${prefix}title`;
   const descriptionId = `${prefix}message`;
   const line = callLine(options.context);
@@ -142,11 +159,16 @@ export function renderElicitation(
   let answered = false;
   let reviewed: FormContent | undefined;
 
+  const setDisabled = (disabled: boolean) => {
+    for (const control of form.querySelectorAll<HTMLInputElement>('input, select, button'))
+      control.disabled = disabled;
+  };
+
   const finish = (answer: ElicitationAnswer) => {
     if (answered) return;
     answered = true;
-    for (const control of form.querySelectorAll<HTMLInputElement>('input, select, button'))
-      control.disabled = true;
+    for (const view of views) view.conceal();
+    setDisabled(true);
     options.onAnswer(answer);
   };
 
@@ -159,25 +181,34 @@ export function renderElicitation(
     edit.hidden = !reviewing;
   };
 
-  const toReview = () => {
-    const { content, errors } = readAll(views, schema);
+  /** Shows each error under its field (or in the status line) and focuses the first bad field. */
+  const showErrors = (errors: readonly FieldError[]) => {
     for (const view of views)
       view.showError(errors.find((error) => error.field === view.field.name)?.message);
     const general = errors.filter((error) => !views.some((view) => view.field.name === error.field));
-    if (errors.length > 0) {
-      status.textContent =
-        general.length > 0
-          ? general.map((error) => error.message).join(' ')
-          : `${errors.length === 1 ? 'One answer needs' : `${errors.length} answers need`} attention.`;
-      views.find((view) => errors.some((error) => error.field === view.field.name))?.focus();
-      return;
-    }
+    status.textContent =
+      general.length > 0
+        ? general.map((error) => error.message).join(' ')
+        : `${errors.length === 1 ? 'One answer needs' : `${errors.length} answers need`} attention.`;
+    views.find((view) => errors.some((error) => error.field === view.field.name))?.focus();
+  };
+
+  const toReview = () => {
+    const { content, errors } = readAll(views, schema);
+    if (errors.length > 0) return showErrors(errors);
+    for (const view of views) view.showError(undefined);
     status.textContent = '';
     reviewed = content;
     reviewList.replaceChildren(
       ...views.flatMap((view) => [
         el('dt', null, view.field.title),
-        el('dd', null, displayValue(view.field, content[view.field.name])),
+        el(
+          'dd',
+          null,
+          view.secret
+            ? hiddenValueText(view.field, content[view.field.name])
+            : displayValue(view.field, content[view.field.name]),
+        ),
       ]),
     );
     showStep('review');
@@ -219,6 +250,14 @@ export function renderElicitation(
     labelId,
     descriptionId,
     focus: () => (reviewed === undefined ? focusFirst() : reviewHeading.focus()),
+    reopen: (errors = []) => {
+      answered = false;
+      setDisabled(false);
+      if (errors.length === 0) return;
+      reviewed = undefined;
+      showStep('fields');
+      showErrors(errors);
+    },
     destroy: () => form.remove(),
   };
 }

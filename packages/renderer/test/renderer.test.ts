@@ -2,6 +2,7 @@
 // @parley/renderer loaded into a blank page in Chromium.
 
 import { EVERY_FIELD_SCHEMA } from '@parley/testing';
+import { type AxeViolation, runAxe } from '@parley/testing/axe';
 import {
   BUNDLE_GLOBAL,
   bundleRenderer,
@@ -33,9 +34,9 @@ beforeEach(async () => {
 });
 
 /** Renders a request into #host; answers are collected in window.answers. */
-async function render(request: unknown, context?: unknown): Promise<void> {
+async function render(request: unknown, context?: unknown, secretFields?: string[]): Promise<void> {
   await page.evaluate(
-    ({ request, context, name }) => {
+    ({ request, context, secretFields, name }) => {
       const win = window as unknown as Record<string, unknown> & {
         answers: unknown[];
         rendered: { destroy(): void };
@@ -44,11 +45,26 @@ async function render(request: unknown, context?: unknown): Promise<void> {
       const api = win[name] as { renderElicitation: (...args: unknown[]) => { destroy(): void } };
       win.rendered = api.renderElicitation(document.getElementById('host'), request, {
         context,
+        secretFields,
         onAnswer: (answer: unknown) => win.answers.push(answer),
       });
     },
-    { request, context, name: BUNDLE_GLOBAL },
+    { request, context, secretFields, name: BUNDLE_GLOBAL },
   );
+}
+
+/** Calls `reopen(errors)` on the last rendering. */
+async function reopen(errors?: unknown[]): Promise<void> {
+  await page.evaluate((errors) => {
+    const win = window as unknown as { rendered: { reopen(errors?: unknown[]): void } };
+    win.rendered.reopen(errors);
+  }, errors);
+}
+
+function describeViolations(violations: readonly AxeViolation[]): string {
+  return violations
+    .map((item) => `${item.impact} ${item.id}: ${item.help} (${item.targets.join(', ')})`)
+    .join('\n');
 }
 
 const answers = () => page.evaluate(() => (window as unknown as { answers: unknown[] }).answers);
@@ -292,6 +308,144 @@ describe('renderElicitation', () => {
     expect(await page.getByLabel('Name').count()).toBe(2);
     await page.evaluate(() => (window as unknown as { rendered: { destroy(): void } }).rendered.destroy());
     expect(await page.locator('form').count()).toBe(1);
+  });
+
+  describe('secret fields', () => {
+    const KEY_FORM = {
+      message: 'Link your courier account.',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          account: { type: 'string', title: 'Account name' },
+          apiKey: { type: 'string', title: 'Courier API key', minLength: 8 },
+          pin: { type: 'integer', title: 'PIN' },
+          region: { type: 'string', title: 'Region', enum: ['eu', 'us'] },
+        },
+        required: ['account', 'apiKey'],
+      },
+    };
+
+    it('are typed masked, with no autofill and no spellcheck, beside a named Show button', async () => {
+      await render(KEY_FORM, undefined, ['apiKey', 'pin', 'region', 'not-a-field']);
+      const attributes = (label: string) =>
+        page
+          .getByLabel(label, { exact: true })
+          .evaluate((input) =>
+            ['type', 'autocomplete', 'spellcheck', 'inputmode'].map((name) => input.getAttribute(name)),
+          );
+      expect(await attributes('Courier API key')).toEqual(['password', 'off', 'false', null]);
+      expect(await attributes('PIN (optional)')).toEqual(['password', 'off', 'false', 'numeric']);
+      expect(await attributes('Account name')).toEqual(['text', 'off', null, null]);
+      // A choice has nothing to mask; only its review is hidden.
+      expect(await page.getByLabel('Region (optional)').evaluate((node) => node.tagName)).toBe('SELECT');
+      expect(await page.getByRole('button', { name: 'Show Courier API key' }).textContent()).toBe('Show');
+      expect(await page.getByRole('button', { name: 'Show PIN' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: /^Show/ }).count()).toBe(2);
+    });
+
+    it('Show reveals the value and Hide masks it again, from the keyboard too', async () => {
+      await render(KEY_FORM, undefined, ['apiKey']);
+      const key = page.getByLabel('Courier API key', { exact: true });
+      await key.fill('sk-live-123456');
+      await page.getByRole('button', { name: 'Show Courier API key' }).focus();
+      await page.keyboard.press('Enter');
+      expect(await key.getAttribute('type')).toBe('text');
+      const hide = page.getByRole('button', { name: 'Hide Courier API key' });
+      expect(await hide.textContent()).toBe('Hide');
+      expect(await hide.getAttribute('aria-controls')).toBe(await key.getAttribute('id'));
+      await page.keyboard.press('Space');
+      expect(await key.getAttribute('type')).toBe('password');
+      expect(await key.inputValue()).toBe('sk-live-123456');
+      expect(await answers()).toEqual([]);
+    });
+
+    it('are checked while typed, and the review says how long they are, never what they are', async () => {
+      await render(KEY_FORM, undefined, ['apiKey', 'pin', 'region']);
+      await page.getByLabel('Account name').fill('acme');
+      await page.getByLabel('Courier API key', { exact: true }).fill('short');
+      expect(await page.locator('[data-field="apiKey"] .parley-error').textContent()).toMatch(/at least 8/);
+      await page.getByLabel('Courier API key', { exact: true }).fill('sk-live-123456');
+      await page.getByLabel('PIN (optional)').fill('0042');
+      await page.getByLabel('Region (optional)').selectOption('eu');
+      await page.getByRole('button', { name: 'Show Courier API key' }).click();
+      await page.getByRole('button', { name: 'Review answers' }).click();
+      const review = await page.locator('.parley-review-list').textContent();
+      expect(review).toBe(
+        'Account nameacmeCourier API keyhidden (14 characters)PINhidden (2 characters)Regionhidden',
+      );
+      expect(await page.locator('#host').textContent()).not.toContain('sk-live');
+      await page.getByRole('button', { name: 'Accept', exact: true }).click();
+      expect(await answers()).toEqual([
+        { action: 'accept', content: { account: 'acme', apiKey: 'sk-live-123456', pin: 42, region: 'eu' } },
+      ]);
+      // Shown before the answer, masked again after it.
+      expect(await page.getByLabel('Courier API key', { exact: true }).getAttribute('type')).toBe('password');
+    });
+    it('pass axe-core, masked and shown, and look right', async () => {
+      await page.addStyleTag({ path: new URL('../assets/renderer.css', import.meta.url).pathname });
+      await render(
+        KEY_FORM,
+        { server: { name: 'Brightgrid' }, call: { kind: 'tool', name: 'link_courier_account' } },
+        ['apiKey', 'pin'],
+      );
+      const host = page.locator('#host');
+      expect(describeViolations(await runAxe(page, host))).toBe('');
+      await page.getByLabel('Courier API key', { exact: true }).fill('sk-live-123456');
+      await page.getByRole('button', { name: 'Show Courier API key' }).click();
+      expect(describeViolations(await runAxe(page, host))).toBe('');
+      await screenshot(page, 'renderer-secret-field', true);
+    });
+  });
+
+  describe('reopen', () => {
+    const NAME_FORM = {
+      message: 'Pick a name.',
+      requestedSchema: {
+        type: 'object',
+        properties: { name: { type: 'string', title: 'Name' }, note: { type: 'string', title: 'Note' } },
+        required: ['name'],
+      },
+    };
+
+    it('brings the fields back with the host’s messages, enabled, focus on the first one named', async () => {
+      await render(NAME_FORM);
+      await page.getByLabel('Name').fill('taken');
+      await page.getByRole('button', { name: 'Review answers' }).click();
+      await page.getByRole('button', { name: 'Accept', exact: true }).click();
+      expect(await page.locator('button:not([disabled])').count()).toBe(0);
+      await reopen([
+        { field: 'name', message: 'That name is taken' },
+        { field: '', message: 'Try another.' },
+      ]);
+      expect(await page.locator('[data-field="name"] .parley-error').textContent()).toBe(
+        'That name is taken',
+      );
+      expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByRole('status').textContent()).toBe('Try another.');
+      expect(await page.getByLabel('Name').evaluate((input) => input === document.activeElement)).toBe(true);
+      expect(await page.getByRole('button', { name: 'Accept', exact: true }).isHidden()).toBe(true);
+      await page.getByLabel('Name').fill('free');
+      await page.getByRole('button', { name: 'Review answers' }).click();
+      await page.getByRole('button', { name: 'Accept', exact: true }).click();
+      expect(await answers()).toEqual([
+        { action: 'accept', content: { name: 'taken' } },
+        { action: 'accept', content: { name: 'free' } },
+      ]);
+    });
+
+    it('without errors stays on its step, so the same answer can be sent again', async () => {
+      await render(NAME_FORM);
+      await page.getByLabel('Name').fill('Ada');
+      await page.getByRole('button', { name: 'Review answers' }).click();
+      await page.getByRole('button', { name: 'Accept', exact: true }).click();
+      await reopen();
+      await page.getByRole('button', { name: 'Accept', exact: true }).click();
+      await page.getByRole('button', { name: 'Decline' }).click({ force: true });
+      expect(await answers()).toEqual([
+        { action: 'accept', content: { name: 'Ada' } },
+        { action: 'accept', content: { name: 'Ada' } },
+      ]);
+    });
   });
 
   it('looks right with its stylesheet', async () => {
