@@ -1,8 +1,9 @@
 // The conformance suite's client under test, written with Parley's public client API. The suite runs
 // `node conformance/dist/client.js <server-url>` with MCP_CONFORMANCE_SCENARIO set (and, for some
 // scenarios, MCP_CONFORMANCE_CONTEXT); whatever the scenario, this client does what a host does:
-// connect (era negotiated, signing in when the server asks), list the tools, call them, and accept
-// every question with the form's defaults (the client fills them in).
+// connect (era negotiated, signing in when the server asks: in a browser, or with the credentials
+// the scenario hands over), list the tools, call them, and accept every question with the form's
+// defaults (the client fills them in).
 import { connect, type ElicitationUI, ParleyError, type Tool } from '@parley/client';
 import { oauthSession } from '@parley/client/oauth';
 import { conformanceContext, type ToolCall } from './context.js';
@@ -48,13 +49,17 @@ function callsFor(tools: readonly Tool[], given: readonly ToolCall[] | undefined
 
 async function run(url: string): Promise<void> {
   const context = conformanceContext();
-  const session = oauthSession({
-    redirectUri: 'http://127.0.0.1:8976/callback',
-    authorize: followAuthorizationRedirect,
-    clientName: 'parley-conformance-client',
-    clientMetadataUrl: CLIENT_METADATA_URL,
-    ...(context.preRegistered !== undefined && { clients: context.preRegistered }),
-  });
+  // A scenario that hands over credentials for a grant signs in with it, nobody at a browser.
+  const session =
+    context.grant !== undefined
+      ? oauthSession({ grant: context.grant })
+      : oauthSession({
+          redirectUri: 'http://127.0.0.1:8976/callback',
+          authorize: followAuthorizationRedirect,
+          clientName: 'parley-conformance-client',
+          clientMetadataUrl: CLIENT_METADATA_URL,
+          ...(context.preRegistered !== undefined && { clients: context.preRegistered }),
+        });
   const client = await connect(url, {
     ui: acceptDefaults,
     clientInfo: { name: 'parley-conformance-client', version: '0.1.0' },

@@ -14,6 +14,8 @@ export interface ProtectedResource {
   readonly resource: string;
   readonly issuer: string;
   readonly scopesSupported?: readonly string[];
+  /** `dpop_bound_access_tokens_required`: the server accepts only DPoP-bound tokens (RFC 9449). */
+  readonly dpopRequired?: boolean;
 }
 
 /**
@@ -56,6 +58,7 @@ export async function discoverResource(
     resource: metadata.resource,
     issuer,
     ...(metadata.scopes_supported !== undefined && { scopesSupported: metadata.scopes_supported }),
+    ...(metadata.dpop_bound_access_tokens_required === true && { dpopRequired: true }),
   };
 }
 

@@ -2,30 +2,16 @@ import { extractWWWAuthenticateParams, type FetchLike } from '@modelcontextproto
 import type * as oauth from 'oauth4webapi';
 import { type Authorize, authorizationCodeGrant, refreshGrant } from './authorization-code.js';
 import { discoverAuthorizationServer, discoverResource } from './discovery.js';
+import { type DpopPolicy, dpopAlgorithm, dpopHandle, dpopRequest, newDpopKey } from './dpop.js';
+import type { Grant, GrantResult } from './grant.js';
 import { obtainClient, type PreRegisteredClient } from './registration.js';
 import { addsScope, chooseScope } from './scopes.js';
 import { SignInError } from './sign-in-error.js';
-import { memoryStore, type OAuthStore, type StoredAuth } from './store.js';
+import { memoryStore, type OAuthStore, type StoredAuth, type StoredDpopKey } from './store.js';
+import { type AuthChallenge, parseChallenges } from './www-authenticate.js';
 
-/**
- * How a host signs in to protected MCP servers. Only `redirectUri` and `authorize` are required.
- *
- * @example
- * const session = oauthSession({
- *   redirectUri: 'http://127.0.0.1:8976/callback',
- *   authorize: async (url) => openBrowserAndWaitForRedirect(url),
- * });
- * const client = await connect('https://mcp.example.com/mcp', { ui, fetch: session.fetch });
- */
-export interface OAuthSessionOptions {
-  /**
-   * Where the authorization server sends the browser back to (registered with the server). A
-   * function is called when a sign-in starts: a native app can start its loopback listener on a
-   * free port then (RFC 8252 §7.3: authorization servers accept any port on a loopback redirect).
-   */
-  redirectUri: string | (() => string | Promise<string>);
-  /** Shows the authorization page to the person; resolves with the URL the browser came back to. */
-  authorize: Authorize;
+/** What every session takes, however it signs in. */
+export interface OAuthSessionCommonOptions {
   /** Keeps sign-ins between connections. Default: in memory, for this process only. */
   store?: OAuthStore;
   /** The name authorization servers show the person. Default `Parley`. */
@@ -42,7 +28,57 @@ export interface OAuthSessionOptions {
   maxStepUps?: number;
   /** The fetch used for the MCP server and the authorization server. Default: the global fetch. */
   fetch?: FetchLike;
+  /**
+   * When to bind tokens to a key with DPoP (RFC 9449), so that a copy of a token is useless
+   * without the key. Default `auto`: whenever the server asks for it (a `DPoP` challenge, or its
+   * metadata requires it) and its authorization server offers it; nonces either of them asks for
+   * are sent. The key is kept in the store with the tokens.
+   */
+  dpop?: DpopPolicy;
 }
+
+/** A person signs in at the authorization server's page: the authorization code flow. */
+export interface InteractiveSignInOptions {
+  /**
+   * Where the authorization server sends the browser back to (registered with the server). A
+   * function is called when a sign-in starts: a native app can start its loopback listener on a
+   * free port then (RFC 8252 §7.3: authorization servers accept any port on a loopback redirect).
+   */
+  redirectUri: string | (() => string | Promise<string>);
+  /** Shows the authorization page to the person; resolves with the URL the browser came back to. */
+  authorize: Authorize;
+  grant?: undefined;
+}
+
+/**
+ * Nobody at a browser: the host signs in with a grant, `clientCredentials()` (a service),
+ * `workloadIdentity()` (a workload's platform JWT) or `enterpriseManaged()` (the person's
+ * single sign-on at the company's identity provider).
+ */
+export interface HeadlessSignInOptions {
+  grant: Grant;
+  redirectUri?: undefined;
+  authorize?: undefined;
+}
+
+/**
+ * How a host signs in to protected MCP servers: a person at the authorization server's page
+ * (`redirectUri` and `authorize`), or a grant that needs nobody (`grant`).
+ *
+ * @example
+ * const session = oauthSession({
+ *   redirectUri: 'http://127.0.0.1:8976/callback',
+ *   authorize: async (url) => openBrowserAndWaitForRedirect(url),
+ * });
+ * const client = await connect('https://mcp.example.com/mcp', { ui, fetch: session.fetch });
+ *
+ * @example
+ * const agent = oauthSession({
+ *   grant: clientCredentials({ clientId: 'report-bot', clientSecret: process.env.REPORT_BOT_SECRET }),
+ * });
+ */
+export type OAuthSessionOptions = OAuthSessionCommonOptions &
+  (InteractiveSignInOptions | HeadlessSignInOptions);
 
 /** A host's sign-ins: a `fetch` for the MCP transport that signs in when a server asks. */
 export interface OAuthSession {
@@ -50,7 +86,7 @@ export interface OAuthSession {
   readonly fetch: FetchLike;
   /** Signs in to the server now (before connecting), unless a stored token is still valid. */
   signIn(server: string | URL): Promise<void>;
-  /** Forgets the server's tokens and client registration. */
+  /** Forgets the server's tokens, client registration and DPoP key. */
   signOut(server: string | URL): Promise<void>;
 }
 
@@ -58,6 +94,8 @@ interface Challenge {
   readonly resourceMetadataUrl?: URL;
   readonly scope?: string;
   readonly error?: string;
+  /** Every challenge of the header, to see whether the server asks for DPoP. */
+  readonly challenges: readonly AuthChallenge[];
 }
 
 /** Refresh a token this long before it expires, so it does not expire in flight. */
@@ -69,13 +107,35 @@ const EXPIRY_MARGIN_MS = 30_000;
  * client registered beforehand, a Client ID Metadata Document, or RFC 7591 with
  * `application_type`), the authorization code grant with PKCE, `resource` (RFC 8707) and `iss`
  * (RFC 9207) checks, scope step-up with a limit, refresh tokens, and moving to a new
- * authorization server. Tokens only ever go to the server they were issued for.
+ * authorization server; or, with `grant`, client credentials, a workload JWT or enterprise-managed
+ * authorization. Tokens are DPoP-bound when the server asks (RFC 9449). Tokens only ever go to
+ * the server they were issued for.
  */
 export function oauthSession(options: OAuthSessionOptions): OAuthSession {
   const baseFetch: FetchLike = options.fetch ?? ((url, init) => fetch(url, init));
   const store = options.store ?? memoryStore();
   const maxStepUps = options.maxStepUps ?? 2;
+  const grant = options.grant;
   const running = new Map<string, Promise<void>>();
+  // One DPoP handle per server and key: it keeps the nonces servers hand out.
+  const handles = new Map<string, { readonly id: string; readonly handle: Promise<oauth.DPoPHandle> }>();
+
+  function handleFor(server: string, key: StoredDpopKey): Promise<oauth.DPoPHandle> {
+    const id = `${key.alg} ${key.jwk.x ?? key.jwk.n ?? ''}`;
+    const known = handles.get(server);
+    if (known?.id === id) return known.handle;
+    const handle = dpopHandle(key);
+    handles.set(server, { id, handle });
+    return handle;
+  }
+
+  /** A stored record this session may use: one from the same way of signing in, as the same client. */
+  async function load(server: string): Promise<StoredAuth | undefined> {
+    const record = await store.load(server);
+    if (record === undefined || record.grant !== grant?.kind) return undefined;
+    if (grant?.clientId !== undefined && record.client.clientId !== grant.clientId) return undefined;
+    return record;
+  }
 
   /** One sign-in per server at a time; a request arriving meanwhile waits for it. */
   function exclusive(server: string, work: () => Promise<void>): Promise<void> {
@@ -87,42 +147,88 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
   }
 
   async function signIn(server: URL, challenge: Challenge, previous: StoredAuth | undefined): Promise<void> {
-    const redirectUri =
-      typeof options.redirectUri === 'function' ? await options.redirectUri() : options.redirectUri;
     const resource = await discoverResource(server, challenge.resourceMetadataUrl, baseFetch);
     const as = await discoverAuthorizationServer(resource.issuer, baseFetch);
+    if (grant?.issuer !== undefined && grant.issuer !== as.issuer) {
+      throw new SignInError(
+        `${server.href} sends sign-ins to ${as.issuer}, but the credentials given are for ${grant.issuer}; nothing was sent`,
+        { server: server.href },
+      );
+    }
     // A client and its tokens belong to one authorization server; after a move neither is reused.
     const sameServer = previous !== undefined && previous.issuer === as.issuer;
-    const client = sameServer
-      ? previous.client
-      : await obtainClient(
-          as,
-          {
-            redirectUri,
-            clientName: options.clientName ?? 'Parley',
-            applicationType: options.applicationType ?? 'native',
-            ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
-            ...(options.clients !== undefined && { preRegistered: options.clients }),
-          },
-          baseFetch,
-        );
     const scope = chooseScope({
       challenged: challenge.scope,
       previous: sameServer ? previous.tokens?.requestedScope : undefined,
       resourceScopes: resource.scopesSupported,
       serverScopes: as.scopes_supported,
-      offlineAccess: options.offlineAccess ?? true,
+      // A grant signs in again whenever it must; a refresh token would only be one more secret.
+      offlineAccess: grant === undefined && (options.offlineAccess ?? true),
     });
-    const tokens = await authorizationCodeGrant({
+    const alg = dpopAlgorithm({
+      policy: options.dpop ?? 'auto',
+      challenges: challenge.challenges,
+      required: resource.dpopRequired === true,
       as,
+    });
+    const dpopKey =
+      alg === undefined
+        ? undefined
+        : sameServer && previous.dpopKey?.alg === alg
+          ? previous.dpopKey
+          : await newDpopKey(alg);
+    const dpop = dpopKey === undefined ? undefined : await handleFor(server.href, dpopKey);
+    const request = { as, resource: resource.resource, scope, dpop, fetchFn: baseFetch };
+    const { client, tokens }: GrantResult =
+      grant !== undefined
+        ? await grant.request(request)
+        : await authorizationCode(request, sameServer ? previous : undefined);
+    await store.save({
+      server: server.href,
+      resource: resource.resource,
+      issuer: as.issuer,
+      client,
+      tokens,
+      ...(grant !== undefined && { grant: grant.kind }),
+      // An authorization server that ignored the proof issued a bearer token: no key to keep.
+      ...(dpopKey !== undefined && tokens.tokenType === 'dpop' && { dpopKey }),
+    });
+  }
+
+  /** A person signs in: the client registered before (same server) or a new one, then the code flow. */
+  async function authorizationCode(
+    request: Parameters<Grant['request']>[0],
+    previous: StoredAuth | undefined,
+  ): Promise<GrantResult> {
+    if (options.redirectUri === undefined || options.authorize === undefined) {
+      throw new SignInError('Signing in needs redirectUri and authorize, or a grant');
+    }
+    const redirectUri =
+      typeof options.redirectUri === 'function' ? await options.redirectUri() : options.redirectUri;
+    const client =
+      previous?.client ??
+      (await obtainClient(
+        request.as,
+        {
+          redirectUri,
+          clientName: options.clientName ?? 'Parley',
+          applicationType: options.applicationType ?? 'native',
+          ...(options.clientMetadataUrl !== undefined && { clientMetadataUrl: options.clientMetadataUrl }),
+          ...(options.clients !== undefined && { preRegistered: options.clients }),
+        },
+        baseFetch,
+      ));
+    const tokens = await authorizationCodeGrant({
+      as: request.as,
       client,
       redirectUri,
-      resource: resource.resource,
-      scope,
+      resource: request.resource,
+      scope: request.scope,
       authorize: options.authorize,
       fetchFn: baseFetch,
+      ...(request.dpop !== undefined && { dpop: request.dpop }),
     });
-    await store.save({ server: server.href, resource: resource.resource, issuer: as.issuer, client, tokens });
+    return { client, tokens };
   }
 
   /** A new token without the person when a refresh token allows it; `false` when it does not. */
@@ -136,42 +242,48 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
     } catch {
       return false;
     }
-    const tokens = await refreshGrant(as, record.client, record.tokens, record.resource, baseFetch);
+    const dpop = record.dpopKey === undefined ? undefined : await handleFor(record.server, record.dpopKey);
+    const tokens = await refreshGrant(as, record.client, record.tokens, record.resource, baseFetch, dpop);
     if (tokens === undefined) return false;
     await store.save({ ...record, tokens });
     return true;
   }
 
   async function send(input: string | URL, init: RequestInit | undefined, record: StoredAuth | undefined) {
+    const tokens = record?.tokens;
+    if (tokens?.tokenType === 'dpop' && record?.dpopKey !== undefined) {
+      const handle = await handleFor(record.server, record.dpopKey);
+      return dpopRequest(tokens.accessToken, input, init, handle, baseFetch);
+    }
     const headers = new Headers(init?.headers);
-    if (record?.tokens !== undefined) headers.set('authorization', `Bearer ${record.tokens.accessToken}`);
+    if (tokens !== undefined) headers.set('authorization', `Bearer ${tokens.accessToken}`);
     return baseFetch(input, { ...init, headers });
   }
 
   async function authorizedFetch(input: string | URL, init?: RequestInit): Promise<Response> {
     const server = serverKey(input);
     const key = server.href;
-    let record = await store.load(key);
+    let record = await load(key);
     if (record?.tokens?.expiresAt !== undefined && record.tokens.expiresAt - EXPIRY_MARGIN_MS < Date.now()) {
       await exclusive(key, async () => {
-        const current = await store.load(key);
+        const current = await load(key);
         if (current !== undefined && !(await refresh(server, current))) {
           const { tokens: _expired, ...rest } = current;
           await store.save(rest);
         }
       });
-      record = await store.load(key);
+      record = await load(key);
     }
     let response = await send(input, init, record);
     let signedIn = false;
     let stepUps = 0;
     for (;;) {
-      const challenge = extractWWWAuthenticateParams(response);
+      const challenge = challengeOf(response);
       if (response.status === 401 && !signedIn) {
         signedIn = true;
         const stale = record;
         await exclusive(key, async () => {
-          const current = await store.load(key);
+          const current = await load(key);
           // Another request already signed in while this one was in flight.
           if (current?.tokens !== undefined && current.tokens.accessToken !== stale?.tokens?.accessToken)
             return;
@@ -188,7 +300,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
         challenge.error === 'insufficient_scope' &&
         stepUps < maxStepUps
       ) {
-        const current = await store.load(key);
+        const current = await load(key);
         const had = current?.tokens?.requestedScope;
         // Asking again for the scopes the token already has would loop: the server will not budge.
         if (current === undefined || !addsScope(challenge.scope, had)) return response;
@@ -198,7 +310,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
         return response;
       }
       await response.body?.cancel().catch(() => {});
-      record = await store.load(key);
+      record = await load(key);
       response = await send(input, init, record);
     }
   }
@@ -207,7 +319,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
     fetch: authorizedFetch,
     async signIn(target) {
       const server = serverKey(target);
-      const record = await store.load(server.href);
+      const record = await load(server.href);
       if (
         record?.tokens !== undefined &&
         (record.tokens.expiresAt ?? Infinity) - EXPIRY_MARGIN_MS > Date.now()
@@ -217,7 +329,9 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
       await exclusive(server.href, () => probeAndSignIn(server, record));
     },
     async signOut(target) {
-      await store.delete(serverKey(target).href);
+      const server = serverKey(target).href;
+      handles.delete(server);
+      await store.delete(server);
     },
   };
 
@@ -231,8 +345,16 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
       throw new SignInError(`${server.href} could not be reached: ${String(error)}`, { cause: error });
     });
     await response.body?.cancel().catch(() => {});
-    await signIn(server, response.status === 401 ? extractWWWAuthenticateParams(response) : {}, record);
+    await signIn(server, response.status === 401 ? challengeOf(response) : { challenges: [] }, record);
   }
+}
+
+/** What a refusal asks for: the SDK reads the MCP parameters, every scheme is kept for DPoP. */
+function challengeOf(response: Response): Challenge {
+  return {
+    ...extractWWWAuthenticateParams(response),
+    challenges: parseChallenges(response.headers.get('www-authenticate')),
+  };
 }
 
 /** The server a request goes to: its URL without fragment (query kept, it may name a tenant). */

@@ -5,7 +5,7 @@ import {
   type OAuthClientMetadata,
   registerClient,
 } from '@modelcontextprotocol/client';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { messageOf } from './discovery.js';
 import { SignInError } from './sign-in-error.js';
 import type { StoredClient, TokenEndpointAuthMethod } from './store.js';
@@ -118,29 +118,4 @@ function secretMethod(as: oauth.AuthorizationServer, hasSecret: boolean): TokenE
 
 function isKnownMethod(method: unknown): method is TokenEndpointAuthMethod {
   return method === 'client_secret_basic' || method === 'client_secret_post' || method === 'none';
-}
-
-/** The oauth4webapi client authentication for a stored client. */
-export function clientAuthentication(client: StoredClient): oauth.ClientAuth {
-  switch (client.tokenEndpointAuthMethod) {
-    case 'client_secret_basic':
-      return clientSecretBasic(client.clientId, client.clientSecret ?? '');
-    case 'client_secret_post':
-      return oauth.ClientSecretPost(client.clientSecret ?? '');
-    case 'none':
-      return oauth.None();
-  }
-}
-
-/**
- * HTTP Basic client authentication (RFC 6749 §2.3.1): id and secret form-encoded, then base64.
- * oauth4webapi's own also escapes characters form encoding leaves alone (`-` becomes `%2D`), which
- * servers that do not decode the pair refuse; this sends them as a browser form would.
- */
-function clientSecretBasic(clientId: string, clientSecret: string): oauth.ClientAuth {
-  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
-  const credentials = Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64');
-  return (_as, _client, _body, headers) => {
-    headers.set('authorization', `Basic ${credentials}`);
-  };
 }

@@ -1,13 +1,23 @@
+import type { JWK } from 'jose';
+
 /** A client registered with one authorization server. */
 export interface StoredClient {
   readonly clientId: string;
   readonly clientSecret?: string;
-  /** `client_secret_basic`, `client_secret_post` or `none`. */
+  /** How it authenticates at the token endpoint. */
   readonly tokenEndpointAuthMethod: TokenEndpointAuthMethod;
 }
 
-/** How a client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
-export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+/**
+ * How a client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`):
+ * `client_secret_basic`, `client_secret_post`, `private_key_jwt` (RFC 7523: a JWT signed with the
+ * client's key, which is never stored) or `none` (a public client).
+ */
+export type TokenEndpointAuthMethod =
+  | 'client_secret_basic'
+  | 'client_secret_post'
+  | 'private_key_jwt'
+  | 'none';
 
 /** The tokens one sign-in produced. */
 export interface StoredTokens {
@@ -17,6 +27,17 @@ export interface StoredTokens {
   readonly expiresAt?: number;
   /** The scopes the client asked for (space separated), so step-up can ask for their union. */
   readonly requestedScope?: string;
+  /**
+   * `dpop`: the token is bound to the record's DPoP key and is sent with a fresh proof each time
+   * (RFC 9449); absent or `bearer`: a bearer token.
+   */
+  readonly tokenType?: 'bearer' | 'dpop';
+}
+
+/** The key DPoP proofs are signed with (RFC 9449): its JWS algorithm and the private JWK. */
+export interface StoredDpopKey {
+  readonly alg: string;
+  readonly jwk: JWK;
 }
 
 /**
@@ -33,6 +54,17 @@ export interface StoredAuth {
   readonly issuer: string;
   readonly client: StoredClient;
   readonly tokens?: StoredTokens;
+  /**
+   * How the tokens were obtained when no person signed in: `client_credentials`, `jwt_bearer`
+   * (workload identity) or `enterprise` (an identity assertion from the company's identity
+   * provider). Absent: the authorization code flow.
+   */
+  readonly grant?: string;
+  /**
+   * The DPoP key the tokens are bound to. It is a secret like the tokens: kept in the same store,
+   * never logged, dropped with them.
+   */
+  readonly dpopKey?: StoredDpopKey;
 }
 
 /**

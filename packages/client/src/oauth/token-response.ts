@@ -11,5 +11,7 @@ export function tokensFrom(
     ...(response.refresh_token !== undefined && { refreshToken: response.refresh_token }),
     ...(response.expires_in !== undefined && { expiresAt: Date.now() + response.expires_in * 1000 }),
     ...(requestedScope !== undefined && { requestedScope }),
+    // oauth4webapi lower-cases token_type and accepts only bearer and dpop.
+    ...(response.token_type === 'dpop' && { tokenType: 'dpop' as const }),
   };
 }
