@@ -2,6 +2,7 @@
 
 export type { RequestTarget } from '../serve/request-target.js';
 export type { Challenge } from './challenge.js';
+export type { DpopOptions } from './dpop-proof.js';
 export { type IntrospectionVerifierOptions, introspectionVerifier } from './introspection-verifier.js';
 export { type JwtVerifierOptions, jwtVerifier } from './jwt-verifier.js';
 export {

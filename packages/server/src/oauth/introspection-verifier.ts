@@ -1,6 +1,12 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { issuerMetadata } from './issuer-metadata.js';
-import { audienceIncludes, InvalidTokenError, scopesOf, type TokenVerifier } from './token-verifier.js';
+import {
+  audienceIncludes,
+  confirmationOf,
+  InvalidTokenError,
+  scopesOf,
+  type TokenVerifier,
+} from './token-verifier.js';
 
 /** Which authorization server `introspectionVerifier` asks about opaque tokens, and with which credentials. */
 export interface IntrospectionVerifierOptions {
@@ -65,7 +71,11 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
       scopes: scopesOf(claims),
       ...(typeof claims.exp === 'number' && { expiresAt: claims.exp }),
       resource: new URL(context.resource),
-      extra: { ...(subject !== undefined && { sub: subject }), iss: options.issuer },
+      extra: {
+        ...(subject !== undefined && { sub: subject }),
+        iss: options.issuer,
+        ...confirmationOf(claims),
+      },
     };
   };
 }

@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { discoverJwksUri } from './issuer-metadata.js';
-import { InvalidTokenError, scopesOf, type TokenVerifier } from './token-verifier.js';
+import { importJose } from './jose.js';
+import { confirmationOf, InvalidTokenError, scopesOf, type TokenVerifier } from './token-verifier.js';
 
 /** Which issuer `jwtVerifier` trusts, where its keys are, and how strictly tokens are checked. */
 export interface JwtVerifierOptions {
@@ -16,8 +17,9 @@ export interface JwtVerifierOptions {
 
 /**
  * Verifies JWT access tokens (RFC 9068) with the issuer's published keys: the signature, `iss`,
- * `exp`/`nbf`, and that `aud` names this server's resource identifier. Needs the optional peer
- * dependency `jose`.
+ * `exp`/`nbf`, and that `aud` names this server's resource identifier. A token bound to a key
+ * (RFC 9449 `cnf.jkt`) is reported in `extra.cnf`, so the server asks for its DPoP proof. Needs
+ * the optional peer dependency `jose`.
  *
  * @example
  * import { jwtVerifier, protectedResource } from '@parley/server/oauth';
@@ -29,12 +31,12 @@ export interface JwtVerifierOptions {
 export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   let keys: Promise<(header: unknown, token: unknown) => Promise<unknown>> | undefined;
   const loadKeys = async () => {
-    const jose = await importJose();
+    const jose = await importJose('jwtVerifier()');
     const uri = options.jwksUri ?? (await discoverJwksUri(options.issuer));
     return jose.createRemoteJWKSet(new URL(uri)) as (header: unknown, token: unknown) => Promise<unknown>;
   };
   return async (token, context): Promise<AuthInfo> => {
-    const jose = await importJose();
+    const jose = await importJose('jwtVerifier()');
     keys ??= loadKeys().catch((error: unknown) => {
       keys = undefined;
       throw error;
@@ -59,7 +61,11 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       scopes: scopesOf(payload),
       ...(typeof payload.exp === 'number' && { expiresAt: payload.exp }),
       resource: new URL(context.resource),
-      extra: { ...(subject !== undefined && { sub: subject }), iss: options.issuer },
+      extra: {
+        ...(subject !== undefined && { sub: subject }),
+        iss: options.issuer,
+        ...confirmationOf(payload),
+      },
     };
   };
 }
@@ -76,15 +82,4 @@ function describeJwtFailure(error: unknown, resource: string, issuer: string): s
   if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' || code === 'ERR_JWKS_NO_MATCHING_KEY')
     return 'The access token signature does not verify';
   return 'The access token is not a valid JWT from the authorization server';
-}
-
-type Jose = typeof import('jose');
-let jose: Promise<Jose> | undefined;
-
-function importJose(): Promise<Jose> {
-  jose ??= import('jose').catch((error: unknown) => {
-    jose = undefined;
-    throw new Error('jwtVerifier() needs the package "jose": npm install jose', { cause: error });
-  });
-  return jose;
 }

@@ -1,7 +1,8 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { plainTargetOf, type RequestTarget } from '../serve/request-target.js';
 import { type Challenge, challengeResponse } from './challenge.js';
-import { InvalidTokenError, type TokenVerifier } from './token-verifier.js';
+import { DEFAULT_DPOP_ALGORITHMS, type DpopOptions, DpopProofError, dpopProofChecker } from './dpop-proof.js';
+import { boundKeyOf, InvalidTokenError, type TokenVerifier } from './token-verifier.js';
 
 /** Scopes a caller's token must hold, for every request and per tool, prompt or resource. */
 export interface RequiredScopes {
@@ -34,11 +35,20 @@ export interface ProtectedResourceOptions {
   readonly requiredScopes?: RequiredScopes;
   /** A name for people, published in the metadata. */
   readonly resourceName?: string;
+  /**
+   * Ask clients for DPoP-bound tokens (RFC 9449): challenges name the DPoP scheme and the proof
+   * algorithms, the metadata publishes them, and with `required` bearer tokens are refused.
+   * Without it a DPoP-bound token is still accepted, always with its proof.
+   */
+  readonly dpop?: DpopOptions;
 }
 
 /** What to pass to `listen()` (or `endpoint()`) to protect a server. */
 export interface ProtectedResource {
-  /** Verifies the bearer token; refuses with 401 and a challenge when it is missing or invalid. */
+  /**
+   * Verifies the access token (and the DPoP proof of a DPoP-bound one); refuses with 401 and a
+   * challenge when either is missing or invalid.
+   */
   readonly authenticate: (request: Request) => Promise<AuthInfo | Response>;
   /**
    * Refuses with 403 `insufficient_scope` a request whose tool, prompt or resource needs more scope.
@@ -61,8 +71,10 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
  * describes: protected resource metadata (RFC 9728) at its well-known path, a `WWW-Authenticate`
  * challenge naming it (with the scope needed) on 401 and 403, tokens verified by a pluggable
  * verifier and required to be for this server (RFC 8707), and scopes per tool, prompt and
- * resource with step-up. The token's subject becomes `ctx.user`, so URL flows and sealed state
- * bind to the person who signed in. stdio servers are unaffected.
+ * resource with step-up. A token bound to a key (DPoP, RFC 9449) is accepted only with a fresh
+ * proof signed by that key, so a copy of the token alone is useless. The token's subject becomes
+ * `ctx.user`, so URL flows and sealed state bind to the person who signed in. stdio servers are
+ * unaffected.
  *
  * @example
  * import { createServer } from '@parley/server';
@@ -92,31 +104,80 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
   };
   // The resource identifier (and so the metadata URL) is fixed once known; challenges name it.
   let knownResource = options.resource;
+  const dpop =
+    options.dpop === undefined
+      ? undefined
+      : {
+          algorithms: options.dpop.algorithms ?? DEFAULT_DPOP_ALGORITHMS,
+          required: options.dpop.required === true,
+        };
+  const checkProof = dpopProofChecker(options.dpop);
 
   return {
     async authenticate(request) {
       const resource = resourceOf(request);
       knownResource ??= resource;
       const refuse = (challenge: Omit<Challenge, 'resourceMetadata'>) =>
-        challengeResponse({ ...challenge, resourceMetadata: metadataUrlOf(resource) });
+        challengeResponse({
+          ...challenge,
+          resourceMetadata: metadataUrlOf(resource),
+          ...(dpop !== undefined && { dpop }),
+        });
       const header = request.headers.get('authorization');
       if (header === null) {
         return refuse({ status: 401, scope: required.all ?? options.scopesSupported ?? [] });
       }
-      const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+      const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
       if (match === null) {
         return refuse({
           status: 401,
           error: 'invalid_request',
-          description: 'Send the access token as "Authorization: Bearer <token>"',
+          description:
+            'Send the access token as "Authorization: Bearer <token>" (or "DPoP <token>" with a DPoP proof)',
         });
       }
+      const scheme = match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer';
+      const token = match[2]!;
       let authInfo: AuthInfo;
       try {
-        authInfo = await options.verify(match[1]!, { resource });
+        authInfo = await options.verify(token, { resource });
       } catch (error) {
         if (!(error instanceof InvalidTokenError)) throw error;
-        return refuse({ status: 401, error: 'invalid_token', description: error.message });
+        return refuse({ status: 401, error: 'invalid_token', description: error.message, scheme });
+      }
+      const jkt = boundKeyOf(authInfo.extra);
+      if (scheme === 'bearer' && (jkt !== undefined || dpop?.required === true)) {
+        return refuse({
+          status: 401,
+          error: 'invalid_token',
+          scheme: 'dpop',
+          description:
+            jkt !== undefined
+              ? 'This access token is bound to a key (DPoP): send it as "Authorization: DPoP <token>" with a DPoP proof signed by that key'
+              : 'This server accepts only DPoP-bound access tokens: ask the authorization server for one (RFC 9449)',
+        });
+      }
+      if (scheme === 'dpop') {
+        if (jkt === undefined) {
+          return refuse({
+            status: 401,
+            error: 'invalid_token',
+            scheme,
+            description:
+              'This access token is not bound to a key: send it as "Authorization: Bearer <token>"',
+          });
+        }
+        try {
+          await checkProof(request.headers.get('dpop'), {
+            method: request.method,
+            urls: [endpointUrl(request), resource],
+            accessToken: token,
+            jkt,
+          });
+        } catch (error) {
+          if (!(error instanceof DpopProofError)) throw error;
+          return refuse({ status: 401, error: 'invalid_dpop_proof', description: error.message, scheme });
+        }
       }
       const missing = missingScopes(required.all, authInfo);
       if (missing.length > 0) {
@@ -125,6 +186,7 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
           error: 'insufficient_scope',
           scope: required.all ?? [],
           description: `This server needs the scope ${missing.join(' ')}`,
+          scheme,
         });
       }
       return authInfo;
@@ -144,6 +206,8 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
         scope: [...new Set([...(required.all ?? []), ...needed])],
         description: `This request needs the scope ${missing.join(' ')}`,
         resourceMetadata: resource ? metadataUrlOf(resource) : WELL_KNOWN,
+        ...(dpop !== undefined && { dpop }),
+        ...(boundKeyOf(authInfo?.extra) !== undefined && { scheme: 'dpop' as const }),
       });
     },
 
@@ -160,6 +224,8 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
         bearer_methods_supported: ['header'],
         ...(options.scopesSupported !== undefined && { scopes_supported: options.scopesSupported }),
         ...(options.resourceName !== undefined && { resource_name: options.resourceName }),
+        ...(dpop !== undefined && { dpop_signing_alg_values_supported: dpop.algorithms }),
+        ...(dpop?.required === true && { dpop_bound_access_tokens_required: true }),
       };
       return new Response(JSON.stringify(metadata), {
         headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
