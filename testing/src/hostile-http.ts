@@ -5,8 +5,10 @@ import { createConnection, type Socket } from 'node:net';
 export interface RawOutcome {
   /** The status of the response, if one came. */
   readonly status: number | undefined;
-  /** Body bytes written before the server answered or closed the connection. */
+  /** Body bytes written before the client saw the answer's head, a reset or a close. */
   readonly bytesSent: number;
+  /** How it ended: the server answered, reset the connection (EPIPE, ECONNRESET) or closed it unanswered. */
+  readonly ending: 'answered' | 'reset' | 'closed';
   /** Time until the server answered or closed the connection. */
   readonly ms: number;
 }
@@ -42,19 +44,24 @@ function exchange(
     let bytesSent = 0;
     let finished = false;
     let received = '';
-    const finish = () => {
+    const finish = (ending: RawOutcome['ending']) => {
       if (finished) return;
       finished = true;
       const match = /^HTTP\/1\.1 (\d{3})/.exec(received);
-      resolve({ status: match ? Number(match[1]) : undefined, bytesSent, ms: Date.now() - started });
+      resolve({
+        status: match ? Number(match[1]) : undefined,
+        bytesSent,
+        ending,
+        ms: Date.now() - started,
+      });
       socket.destroy();
     };
     socket.on('data', (data) => {
       received += data.toString('latin1');
-      if (received.includes('\r\n\r\n')) finish();
+      if (received.includes('\r\n\r\n')) finish('answered');
     });
-    socket.on('close', finish);
-    socket.on('error', finish);
+    socket.on('close', () => finish('closed'));
+    socket.on('error', () => finish('reset'));
     socket.once('connect', () => {
       socket.write(head(request, framing));
       void pump(
@@ -63,7 +70,7 @@ function exchange(
           bytesSent += bytes;
         },
         () => finished,
-      ).catch(finish);
+      ).catch(() => finish('reset'));
     });
   });
 }
@@ -84,13 +91,19 @@ export function sendChunkedFlood(
   ]);
   return exchange(request, { 'transfer-encoding': 'chunked' }, async (socket, sent, done) => {
     for (let total = 0; total < totalBytes && !done(); total += chunkBytes) {
-      if (!socket.write(chunk)) {
+      const flushed = socket.write(chunk);
+      sent(chunkBytes);
+      if (!flushed) {
         await new Promise<void>((resolve) => {
-          socket.once('drain', resolve);
-          socket.once('close', resolve);
+          const go = () => {
+            socket.off('drain', go);
+            socket.off('close', go);
+            resolve();
+          };
+          socket.on('drain', go);
+          socket.on('close', go);
         });
       }
-      sent(chunkBytes);
     }
     if (!done()) socket.write('0\r\n\r\n');
   });
@@ -110,6 +123,9 @@ export function sendSlowBody(
       socket.write('a');
       sent(1);
       await new Promise((resolve) => setTimeout(resolve, everyMs));
+      // Write next only after the event loop has read what arrived meanwhile: a write that meets a
+      // closed connection destroys the socket at once, with the server's answer still unread in it.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     socket.destroy();
   });
@@ -134,6 +150,28 @@ export async function openIdleConnections(url: string, count: number): Promise<S
   );
 }
 
+/**
+ * Waits until `server` counts `count` open connections: a client's socket connects once the kernel
+ * accepted it, before the server took it (and counted it against `maxConnections`) or saw it close.
+ */
+export async function connectionsReach(
+  server: { getConnections(callback: (error: Error | null, count: number) => void): unknown },
+  count: number,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<number>((resolve, reject) =>
+      server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+    );
+    if (open === count) return;
+    if (Date.now() > deadline) {
+      throw new Error(`The server has ${open} open connections, not ${count}, after ${timeoutMs} ms.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** A process's resident memory now, in MiB (Linux `/proc`). */
 export function residentMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -146,4 +184,27 @@ export function peakResidentMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
   return kib / 1024;
+}
+
+/**
+ * How a server refused a flood, in words a test can match: `413` when the client read that answer,
+ * `reset past the cap` when the connection was reset (or closed) unanswered after more than
+ * `capBytes` were sent, else what happened instead.
+ */
+export function howRefused(outcome: RawOutcome, capBytes: number): string {
+  if (outcome.status !== undefined) return String(outcome.status);
+  const past = outcome.bytesSent > capBytes;
+  return past
+    ? 'reset past the cap'
+    : `${outcome.ending} unanswered after ${outcome.bytesSent} bytes (cap ${capBytes})`;
+}
+
+/**
+ * The most a client can write to a loopback connection that nobody reads: its send buffer and the
+ * peer's receive buffer at their largest (Linux `tcp_wmem`, `tcp_rmem`). A server that stops
+ * reading at its cap has answered before the client got further past it than this.
+ */
+export function socketBufferBytes(): number {
+  const largest = (file: string) => Number(readFileSync(file, 'utf8').trim().split(/\s+/)[2]);
+  return largest('/proc/sys/net/ipv4/tcp_wmem') + largest('/proc/sys/net/ipv4/tcp_rmem');
 }

@@ -7,12 +7,15 @@ export {
 export { CHROMIUM_ARGS } from './chromium.js';
 export { freePort, isListening, waitForPort } from './free-port.js';
 export {
+  connectionsReach,
+  howRefused,
   openIdleConnections,
   peakResidentMiB,
   type RawOutcome,
   residentMiB,
   sendChunkedFlood,
   sendSlowBody,
+  socketBufferBytes,
 } from './hostile-http.js';
 export { EVERY_FIELD_SCHEMA } from './lab-fixture/every-field-schema.js';
 export { type Nginx, type NginxOptions, startNginx } from './nginx.js';

@@ -8,8 +8,9 @@ export type CappedBody =
  * the cap is refused unread, and a chunked (or lying) body is cut off as soon as it passes the cap,
  * so memory never holds more than `maxBytes` of it.
  *
- * On refusal the source is left as it is (not cancelled, not destroyed): the caller answers 413 and
- * its HTTP layer ends the connection, since destroying the request first would lose the answer.
+ * On refusal the source is left as it is (not cancelled, not destroyed): the caller answers 413, and
+ * a listener made with {@link httpServerOptions} reads the rest to nothing for a while before it
+ * closes (destroying the request first would lose the answer).
  * Every HTTP surface of Parley and the demo reads bodies through this one function.
  *
  * @example

@@ -1,7 +1,7 @@
 export { type CappedBody, readCappedBody } from './capped-body.js';
 export {
+  type HttpListenerOptions,
   type HttpServerLimits,
   httpServerOptions,
   SERVER_HTTP_LIMITS,
-  type TimeoutOptions,
 } from './server-limits.js';

@@ -1,7 +1,12 @@
+import type { ServerResponse } from 'node:http';
+import { lingeringResponseClass } from './lingering-close.js';
+
 /**
  * What an HTTP listener of Parley or the demo tolerates from one connection. A slow-loris client
  * (headers or a body trickled a byte at a time) is cut off at the timeouts, and a flood of
- * connections past `maxConnections` is dropped as it arrives.
+ * connections past `maxConnections` is dropped as it arrives. A body it refuses unread (413) is
+ * answered, then read and thrown away for a while (`lingerMs`, `lingerBytes`) so the client can read
+ * why before the connection closes.
  */
 export interface HttpServerLimits {
   /**
@@ -17,6 +22,14 @@ export interface HttpServerLimits {
   readonly requestTimeoutMs: number;
   /** Open connections at most; more are closed on arrival. */
   readonly maxConnections: number;
+  /**
+   * After answering a request whose body it did not read (a 413), the longest the listener keeps the
+   * connection open so the client can read the answer. Default 2 s; it closes sooner when the client
+   * stops sending or closes.
+   */
+  readonly lingerMs?: number;
+  /** How much of such a body the listener reads and discards meanwhile (then it only waits). Default 64 MiB. */
+  readonly lingerBytes?: number;
 }
 
 /** Defaults for a server meant for many clients (Parley's `listen`, the demo store). */
@@ -24,14 +37,18 @@ export const SERVER_HTTP_LIMITS: HttpServerLimits = {
   headersTimeoutMs: 60_000,
   requestTimeoutMs: 120_000,
   maxConnections: 1024,
+  lingerMs: 2000,
+  lingerBytes: 64 * 1024 * 1024,
 };
 
 /** The subset of `node:http`'s `ServerOptions` that {@link httpServerOptions} sets. */
-export interface TimeoutOptions {
+export interface HttpListenerOptions {
   readonly headersTimeout: number;
   readonly requestTimeout: number;
   readonly connectionsCheckingInterval: number;
   readonly keepAliveTimeout: number;
+  /** Closes a connection gently after a refusal sent before the body arrived (see `lingerMs`). */
+  readonly ServerResponse: typeof ServerResponse;
 }
 
 /**
@@ -43,8 +60,10 @@ export interface TimeoutOptions {
  * const server = createServer(httpServerOptions(limits), handler);
  * server.maxConnections = limits.maxConnections;
  */
-export function httpServerOptions(limits: HttpServerLimits): TimeoutOptions {
+export function httpServerOptions(limits: HttpServerLimits): HttpListenerOptions {
   const { headersTimeoutMs, requestTimeoutMs, maxConnections } = limits;
+  const lingerMs = limits.lingerMs ?? SERVER_HTTP_LIMITS.lingerMs!;
+  const lingerBytes = limits.lingerBytes ?? SERVER_HTTP_LIMITS.lingerBytes!;
   if (!(headersTimeoutMs > 0 && requestTimeoutMs >= headersTimeoutMs)) {
     throw new RangeError(
       `HTTP limits: headersTimeoutMs (${headersTimeoutMs}) must be positive and at most requestTimeoutMs (${requestTimeoutMs}).`,
@@ -53,11 +72,17 @@ export function httpServerOptions(limits: HttpServerLimits): TimeoutOptions {
   if (!(Number.isInteger(maxConnections) && maxConnections > 0)) {
     throw new RangeError(`HTTP limits: maxConnections must be a positive integer (got ${maxConnections}).`);
   }
+  if (!(lingerMs >= 0 && lingerBytes >= 0)) {
+    throw new RangeError(
+      `HTTP limits: lingerMs (${lingerMs}) and lingerBytes (${lingerBytes}) must be zero or more.`,
+    );
+  }
   return {
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,
     // How often Node checks the two timeouts (its default, 30 s, would stretch a 10 s limit to 40 s).
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
     keepAliveTimeout: 5000,
+    ServerResponse: lingeringResponseClass({ lingerMs, lingerBytes }),
   };
 }

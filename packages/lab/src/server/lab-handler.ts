@@ -36,9 +36,10 @@ const NO_TOKEN =
   'This lab is private to the person who started it. Open it with the full URL it printed (with ?token=...).';
 
 function send(response: ServerResponse, status: number, body: string | Buffer, type: string): void {
-  // An answer sent before the body arrived whole (413) ends the connection: the rest is never read.
-  if (!response.req.complete) response.shouldKeepAlive = false;
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type });
+  // With its length, so an answer to a body left unread (413) is whole before the listener's
+  // lingering close (httpServerOptions) ends the connection.
+  const length = status === 204 ? {} : { 'Content-Length': Buffer.byteLength(body) };
+  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, ...length });
   response.end(body);
 }
 

@@ -116,7 +116,6 @@ function chunksOf(req: IncomingMessage): AsyncIterable<Uint8Array> {
 export function nodeResponder(res: ServerResponse): HttpResponder {
   const responder: HttpResponder = {
     json(status, body) {
-      closeIfBodyUnread(res);
       const text = JSON.stringify(body);
       res.writeHead(status, {
         'content-type': 'application/json',
@@ -125,7 +124,6 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
       res.end(text);
     },
     empty(status) {
-      closeIfBodyUnread(res);
       res.writeHead(status);
       res.end();
     },
@@ -171,7 +169,15 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  closeIfBodyUnread(res);
+  if (response.body && !res.req.complete && !response.headers.has('content-length')) {
+    // An answer to a body that was never read (a refusal, small) goes out with its length: the
+    // listener then keeps the connection open a while (see httpServerOptions), and a chunked
+    // answer would only end when that does.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': bytes.byteLength });
+    res.end(bytes);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -191,12 +197,4 @@ export async function writeWebResponse(res: ServerResponse, response: Response):
     // The client went away or the stream failed mid-way: nothing more can be sent.
   }
   res.end();
-}
-
-/**
- * An answer sent before the client finished sending its body (413, or a refusal that never read
- * it) ends the connection, so the rest of the body is neither read nor taken as the next request.
- */
-function closeIfBodyUnread(res: ServerResponse): void {
-  if (!res.req.complete) res.shouldKeepAlive = false;
 }

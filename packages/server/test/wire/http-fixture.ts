@@ -5,6 +5,8 @@ import { childEnv, FIXTURE_SCRIPT, type FixtureEnv } from './fixture-env.js';
 export interface HttpFixture {
   /** The endpoint, e.g. `http://127.0.0.1:40123/mcp`. */
   readonly url: string;
+  /** The process id (to read its memory). */
+  readonly pid: number;
   /** What the process wrote to stderr so far (its log). */
   log(): string;
   stop(): Promise<void>;
@@ -42,5 +44,5 @@ export async function startHttpFixture(env: FixtureEnv = {}, script = FIXTURE_SC
       child.once('exit', () => resolve());
       child.kill(signal);
     });
-  return { url, log: () => stderr, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return { url, pid: child.pid!, log: () => stderr, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
