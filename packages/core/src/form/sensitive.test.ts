@@ -21,6 +21,11 @@ describe('sensitiveFields', () => {
     ['ssn', 'a social security number'],
     ['pin', 'a PIN or one-time code'],
     ['otp', 'a PIN or one-time code'],
+    ['pw', 'a password'],
+    ['mfa', 'a PIN or one-time code'],
+    ['mfaCode', 'a PIN or one-time code'],
+    ['x-api-key', 'a key'],
+    ['seed_phrase', 'a recovery phrase'],
   ])('flags a field named %s as %s', (name, looksLike) => {
     expect(sensitiveFields(schemaOf({ [name]: ask.text() }))).toEqual([{ name, looksLike }]);
   });
@@ -30,6 +35,33 @@ describe('sensitiveFields', () => {
     expect(
       sensitiveFields(schemaOf({ code: ask.text({ description: 'The API key from your dashboard' }) })),
     ).toHaveLength(1);
+  });
+
+  it('leaves fields alone that only name something about a secret', () => {
+    const schema = schemaOf({
+      password_policy_accepted: ask.text(),
+      api_key_name: ask.text({ title: 'Name for the new API key' }),
+      max_tokens: ask.integer({ title: 'Max tokens' }),
+      pin: ask.text({ title: 'GPIO pin' }),
+    });
+    expect(sensitiveFields(schema)).toEqual([]);
+  });
+
+  it('reads a field whole: its title is context for its name', () => {
+    expect(sensitiveFields(schemaOf({ pin_code: ask.text() }))).toHaveLength(1);
+    expect(sensitiveFields(schemaOf({ pin_code: ask.text({ title: 'Post office PIN code' }) }))).toEqual([]);
+  });
+
+  it('passes yes/no and fixed choices, which carry nothing the person types', () => {
+    const schema = schemaOf({
+      remember_password: ask.boolean(),
+      api_key: ask.choice(['production', 'staging']),
+      secrets: ask.many(['db', 'smtp']),
+    });
+    expect(sensitiveFields(schema)).toEqual([]);
+    expect(sensitiveFields(schemaOf({ pin: ask.integer() }))).toEqual([
+      { name: 'pin', looksLike: 'a PIN or one-time code' },
+    ]);
   });
 
   it('leaves ordinary fields alone', () => {
@@ -53,5 +85,32 @@ describe('secretAskedIn', () => {
     expect(secretAskedIn('What is your new password?')).toBe('a password');
     expect(secretAskedIn('How many boxes?')).toBeUndefined();
     expect(secretAskedIn('What is the PIN code of your post office?')).toBeUndefined();
+  });
+
+  it('catches what the old patterns missed (issue 23)', () => {
+    expect(secretAskedIn('Enter the 6-digit code we texted you')).toBe('a PIN or one-time code');
+    expect(secretAskedIn('We texted you a code. Enter it below.')).toBe('a PIN or one-time code');
+    expect(secretAskedIn('Could you share your Slack bot token?')).toBe('a token');
+    expect(secretAskedIn('API token:')).toBe('a token');
+  });
+
+  it('tells mentioning a secret from asking for it', () => {
+    expect(secretAskedIn('Send you a password reset link?')).toBeUndefined();
+    expect(secretAskedIn('Did you forget your password?')).toBeUndefined();
+    expect(secretAskedIn('Never share your PIN with anyone.')).toBeUndefined();
+    expect(secretAskedIn('Revoke the API key named ci-bot?')).toBeUndefined();
+    expect(secretAskedIn('Confirm these settings?\nAPI key: sk-…1234')).toBeUndefined();
+    expect(secretAskedIn('Your password was changed. Was this you?')).toBeUndefined();
+    expect(secretAskedIn("What's the Secret Santa gift budget?")).toBeUndefined();
+  });
+});
+
+describe('sensitiveFields on a schema from elsewhere', () => {
+  it('reads what it can of malformed fields and never throws', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: null, b: 'text', password: { type: 'string', title: 42, description: ['x'] } },
+    } as unknown as Parameters<typeof sensitiveFields>[0];
+    expect(sensitiveFields(schema)).toEqual([{ name: 'password', looksLike: 'a password' }]);
   });
 });

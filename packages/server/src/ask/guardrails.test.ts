@@ -45,7 +45,8 @@ describe('guardrails on what a handler asks', () => {
   it.each([
     ['https://user:pw@example.com/', 'credentials in its user-info part (user:password@)'],
     ['https://example.com/cb?access_token=abc', "a parameter 'access_token' (a token)"],
-    ['https://example.com/cb?token=abc', "a parameter 'token' (a credential)"],
+    ['https://example.com/cb?token=abc', "a parameter 'token' (a token)"],
+    ['https://example.com/cb?session=abc', "a parameter 'session' (a credential)"],
     ['https://example.com/cb?api_key=abc', "a parameter 'api_key' (a key)"],
     ['https://example.com/cb?password=abc', "a parameter 'password' (a password)"],
     ['https://example.com/cb?client_secret=abc', "a parameter 'client_secret' (a secret)"],
