@@ -177,17 +177,20 @@ export class SamplingDeclinedError extends CallEndingError {
   }
 }
 
+const ASK_SECRET = 'ask for it with ask.secret() (answered on a page of this server, never in a form)';
+
 /**
- * A form question asks for something that looks like a secret (a password, an API key, a card
- * number...). Secrets must never pass through a form: the client, and the model behind it, would
- * see them. Send the person to a page of your server with `ctx.elicitUrl(message, { flow })`.
+ * A form question asks for a secret (a password, an API key, a card number...). Secrets must never
+ * pass through a form: the client, and the model behind it, would see them. Ask for one with
+ * `ask.secret()`, which is answered on a page of your server, never in a form. A message that only
+ * mentions a secret ("Send you a password reset link?") can say so with `{ mentionsSecret: true }`.
  */
 export class SecretInFormError extends AuthorError {
   constructor(fields: readonly { name: string; looksLike: string }[]) {
     const list = fields.map((field) => `'${field.name}' (${field.looksLike})`).join(', ');
     super(
       `This form asks for ${list}. Secrets must never pass through a form, where the client and its model see them: ` +
-        'collect them on a page of your server with ctx.elicitUrl(message, { flow }) instead.',
+        `${ASK_SECRET}. If a field only looks like a secret, give it a name and title that say what it holds.`,
     );
     this.name = 'SecretInFormError';
   }
@@ -197,7 +200,8 @@ export class SecretInFormError extends AuthorError {
     const error = new SecretInFormError([]);
     error.message =
       `This form's message ("${message}") asks for ${looksLike}. Secrets must never pass through a form, where the ` +
-      'client and its model see them: collect them on a page of your server with ctx.elicitUrl(message, { flow }) instead.';
+      `client and its model see them: ${ASK_SECRET}. If the message only mentions a secret, pass ` +
+      '{ mentionsSecret: true }, e.g. ctx.elicit(message, question, { mentionsSecret: true }).';
     return error;
   }
 }

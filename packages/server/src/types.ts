@@ -53,6 +53,19 @@ export interface FormInput<Q extends QuestionInput> {
   readonly kind: 'form';
   readonly message: string;
   readonly question: Q;
+  /**
+   * The message only mentions a secret, it does not ask for one: Parley then sends it even where its
+   * guardrail reads the message as asking for a secret (`SecretInFormError`). The form's fields are
+   * still checked. A form question only; to ask for a secret itself use `ask.secret()`.
+   *
+   * @example
+   * await ctx.elicitAll({
+   *   rotate: input.form('Your API key, the one ending in 1234, will be rotated. Go ahead?', ask.boolean(), {
+   *     mentionsSecret: true,
+   *   }),
+   * });
+   */
+  readonly mentionsSecret?: boolean;
 }
 /** A URL-mode question in a `ctx.elicitAll` batch, built with `input.url(message, url)`. */
 export interface UrlInput {
@@ -90,6 +103,17 @@ export interface ElicitOptions {
    * `_meta` on the 2025 eras). Defaults to `q<n>`, where n counts the handler's ask points.
    */
   readonly key?: string;
+  /**
+   * The message only mentions a secret, it does not ask for one: Parley then sends it even where its
+   * guardrail reads the message as asking for a secret (`SecretInFormError`). The form's fields are
+   * still checked. A form question only; to ask for a secret itself use `ask.secret()`.
+   *
+   * @example
+   * await ctx.elicit('Your API key, the one ending in 1234, will be rotated. Go ahead?', ask.boolean(), {
+   *   mentionsSecret: true,
+   * });
+   */
+  readonly mentionsSecret?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import { NO_TASKS } from '../eras/task-start.js';
 import { AuthorError, SecretInFormError } from '../errors.js';
 import { firstRoundState } from '../state/round-state.js';
 import { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './guardrails.js';
+import { input } from './input.js';
 import { formKind } from './kinds/form.js';
 
 const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;
@@ -31,8 +32,42 @@ describe('guardrails on what a handler asks', () => {
     const asking = context().elicit('Please paste your GitHub API key', ask.text());
     await expect(asking).rejects.toThrow(SecretInFormError);
     await expect(context().elicit('Please paste your GitHub API key', ask.text())).rejects.toThrow(
-      /message \("Please paste your GitHub API key"\) asks for a key.*ctx\.elicitUrl\(message, \{ flow \}\)/,
+      /message \("Please paste your GitHub API key"\) asks for a key.*ask\.secret\(\).*\{ mentionsSecret: true \}/,
     );
+    await expect(context().elicit('Enter the 6-digit code we texted you', ask.text())).rejects.toThrow(
+      /asks for a PIN or one-time code/,
+    );
+  });
+
+  it('sends a message that only mentions a secret', async () => {
+    await expect(context().elicit('Send you a password reset link?', ask.boolean())).rejects.toBe(SUSPEND);
+    await expect(context().elicit('Did you forget your password?', ask.boolean())).rejects.toBe(SUSPEND);
+  });
+
+  it('takes the author at their word with { mentionsSecret: true }, and still checks the fields', async () => {
+    // The guardrail reads this as a label for the key; its author knows it only mentions one.
+    const message = 'Your API key, the one ending in 1234, will be rotated. Rotate it now?';
+    await expect(context().elicit(message, ask.boolean())).rejects.toThrow(SecretInFormError);
+    await expect(context().elicit(message, ask.boolean(), { mentionsSecret: true })).rejects.toBe(SUSPEND);
+    const withSecretField = ask.form({ new_key: ask.text({ title: 'New API key' }) });
+    await expect(context().elicit(message, withSecretField, { mentionsSecret: true })).rejects.toThrow(
+      /asks for 'new_key' \(a key\).*ask\.secret\(\)/,
+    );
+  });
+
+  it('takes the override in a batch too, through input.form', async () => {
+    const message = 'Your API key, the one ending in 1234, will be rotated. Rotate it now?';
+    await expect(context().elicitAll({ rotate: input.form(message, ask.boolean()) })).rejects.toThrow(
+      SecretInFormError,
+    );
+    await expect(
+      context().elicitAll({ rotate: input.form(message, ask.boolean(), { mentionsSecret: true }) }),
+    ).rejects.toBe(SUSPEND);
+    expect(input.form('Go?', ask.boolean())).toEqual({
+      kind: 'form',
+      message: 'Go?',
+      question: ask.boolean(),
+    });
   });
 
   it('refuses empty and blank messages, on forms and URLs', async () => {

@@ -33,8 +33,12 @@ export function requireMessage(kind: string, message: unknown): string {
   return message;
 }
 
-/** Refuses a form whose message asks for a secret ("Please paste your GitHub API key"). */
-export function refuseSecretInMessage(message: string): void {
+/**
+ * Refuses a form whose message asks for a secret ("Please paste your GitHub API key"), unless its
+ * author said the message only mentions one (`{ mentionsSecret: true }`).
+ */
+export function refuseSecretInMessage(message: string, mentionsSecret = false): void {
+  if (mentionsSecret) return;
   const looksLike = secretAskedIn(message);
   if (looksLike) throw SecretInFormError.inMessage(message, looksLike);
 }

@@ -13,8 +13,15 @@ import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../types.js
  * });
  */
 export const input = {
-  form<Q extends QuestionInput>(message: string, question: Q): FormInput<Q> {
-    return { kind: 'form', message, question };
+  /** A form question; pass `{ mentionsSecret: true }` when its message only mentions a secret (see `ElicitOptions`). */
+  form<Q extends QuestionInput>(
+    message: string,
+    question: Q,
+    options?: { readonly mentionsSecret?: boolean },
+  ): FormInput<Q> {
+    return options?.mentionsSecret
+      ? { kind: 'form', message, question, mentionsSecret: true }
+      : { kind: 'form', message, question };
   },
   url(message: string, url: string | URL): UrlInput {
     return { kind: 'url', message, url: String(url) };

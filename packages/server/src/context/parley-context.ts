@@ -201,7 +201,10 @@ class CallContext implements ParleyContext {
     // A mistake found before asking still comes back as a rejection, as from an async method.
     try {
       const key = this.#nextKey(options);
-      return this.#askOne(this.#kindFor('form').item(key, { kind: 'form', message, question })) as never;
+      const mentionsSecret = options?.mentionsSecret;
+      return this.#askOne(
+        this.#kindFor('form').item(key, { kind: 'form', message, question, mentionsSecret }),
+      ) as never;
     } catch (error) {
       return Promise.reject(error);
     }

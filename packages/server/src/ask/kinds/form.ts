@@ -89,7 +89,7 @@ export const formKind: QuestionKind<FormItem> = {
   },
   item(key, entry) {
     const message = requireMessage('form', entry.message);
-    refuseSecretInMessage(message);
+    refuseSecretInMessage(message, entry.mentionsSecret === true);
     const question = formQuestion(entry.question as QuestionInput);
     warnIfEmptyForm(question);
     return { kind: 'form', key, message, question };
