@@ -26,11 +26,25 @@ const MAX_DESCRIPTION = 200;
  */
 export function describeTokenError(error: unknown): string {
   if (error instanceof oauth.ResponseBodyError) {
-    const description = error.error_description
-      ?.replace(/[\p{Cc}\p{Cf}]/gu, ' ')
-      .slice(0, MAX_DESCRIPTION)
-      .trim();
+    const description = clean(error.error_description);
     return `${error.error}${description ? `: ${description}` : ''} (HTTP ${error.status})`;
   }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    // A 401 with a challenge: the client's authentication was refused (RFC 6749 §5.2).
+    const parameters = error.cause[0]?.parameters;
+    const description =
+      clean(parameters?.error_description) ??
+      (error.status === 401 ? "the client's id, secret or key was not accepted" : undefined);
+    const code = parameters?.error ?? (error.status === 401 ? 'invalid_client' : 'refused');
+    return `${code}${description ? `: ${description}` : ''} (HTTP ${error.status})`;
+  }
   return messageOf(error);
+}
+
+function clean(text: string | undefined): string | undefined {
+  const cleaned = text
+    ?.replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .slice(0, MAX_DESCRIPTION)
+    .trim();
+  return cleaned === '' ? undefined : cleaned;
 }
