@@ -26,7 +26,8 @@ export const STORE_SCOPE = 'store';
 /**
  * Brightgrid as an OAuth protected resource of its authorization server: access tokens for this
  * endpoint (`resource`), JWTs verified against the issuer's keys or opaque ones introspected,
- * their subject the user. The
+ * their subject the user. Clients are asked for DPoP-bound tokens (RFC 9449), and a bound token is
+ * accepted only with a fresh proof by its key; bearer tokens are still accepted. The
  * store's API tokens (what scripts and the fleet use) are still accepted; a request with neither is
  * refused with a challenge that sends clients to sign in.
  */
@@ -49,6 +50,7 @@ export function oauthAuth(
     scopesSupported: [STORE_SCOPE],
     requiredScopes: { all: [STORE_SCOPE] },
     resourceName: 'Brightgrid store',
+    dpop: {},
   });
   const apiTokens = bearerAuth(store);
   return {

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Logger } from '@parley/server';
 import { STORE_SCOPE } from './auth.js';
+import type { ServiceClient } from './auth-server/service-clients.js';
 import { type AuthServer, listenAuthServer } from './auth-server/start.js';
 import { resolveDataDir } from './data-dir.js';
 import { openStore, type Store } from './db.js';
@@ -37,6 +38,8 @@ export interface BrightgridHttpOptions {
         readonly accessTokens?: 'jwt' | 'opaque';
         /** Seconds an access token lives (default 600). */
         readonly accessTokenTtl?: number;
+        /** More services that sign in with client credentials (beside the demo agent). */
+        readonly serviceClients?: readonly ServiceClient[];
       };
 }
 
@@ -46,6 +49,11 @@ export interface BrightgridIdentity {
   readonly issuer: string;
   /** The credentials a resource server uses at its introspection endpoint (RFC 7662). */
   readonly introspection: { readonly clientId: string; readonly clientSecret: string };
+  /**
+   * The demo agent: a service that signs in with client credentials (a fresh secret each start)
+   * and acts for alice.
+   */
+  readonly agent: { readonly clientId: string; readonly clientSecret: string; readonly actsFor: string };
 }
 
 /** A running Brightgrid over HTTP. */
@@ -85,6 +93,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
   let authServer: AuthServer | undefined;
   const storeClient = { clientId: 'brightgrid-store', clientSecret: newSecret() };
   const introspection = { clientId: 'brightgrid-api', clientSecret: newSecret() };
+  const agent = { clientId: 'brightgrid-agent', clientSecret: newSecret(), actsFor: 'alice' };
   try {
     if (options.authServer) {
       authServer = await listenAuthServer(
@@ -125,13 +134,14 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
       { ...storeClient, redirectUris: [`${origin}/signin/callback`], firstParty: true },
       { ...introspection, redirectUris: [], introspects: true },
     ],
+    serviceClients: [agent, ...(authSettings.serviceClients ?? [])],
   });
   return {
     url: `${origin}${MCP_PATH}`,
     origin,
     tokens,
     store,
-    ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection } }),
+    ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection, agent } }),
     async close() {
       await served.close();
       await authServer?.close();
@@ -146,7 +156,12 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
 export function startupLines(brightgrid: BrightgridHttp): string[] {
   return [
     `Brightgrid: ${brightgrid.url}`,
-    ...(brightgrid.identity ? [`Brightgrid ID (sign-in): ${brightgrid.identity.issuer}`] : []),
+    ...(brightgrid.identity
+      ? [
+          `Brightgrid ID (sign-in): ${brightgrid.identity.issuer}`,
+          `Agent sign-in (client credentials, acts for ${brightgrid.identity.agent.actsFor}): PARLEY_CLIENT_SECRET=${brightgrid.identity.agent.clientSecret} parley tools ${brightgrid.url} --client-id ${brightgrid.identity.agent.clientId}`,
+        ]
+      : []),
     `Store sign-in: ${brightgrid.origin}/signin (${DEMO_USERS.map((u) => `${u.name} / ${u.password}`).join(', or ')})`,
     ...Object.entries(brightgrid.tokens).map(
       ([user, token]) => `Token for ${user}: Authorization: Bearer ${token}`,

@@ -76,6 +76,8 @@ it('challenges a request without a token, naming metadata that points to Brightg
   const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
   expect(metadataUrl).toBe(`${brightgrid.origin}/.well-known/oauth-protected-resource/mcp`);
   expect(challenge).toContain('scope="store"');
+  // It asks for DPoP-bound tokens beside bearer ones.
+  expect(challenge).toMatch(/, DPoP resource_metadata="[^"]+", scope="store", algs="ES256 /);
   const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
   expect(metadata).toMatchObject({ resource: brightgrid.url, authorization_servers: [brightgrid.issuer] });
   const provider = (await (
@@ -85,6 +87,8 @@ it('challenges a request without a token, naming metadata that points to Brightg
     issuer: brightgrid.issuer,
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    dpop_signing_alg_values_supported: expect.arrayContaining(['ES256']),
+    grant_types_supported: expect.arrayContaining(['authorization_code', 'client_credentials']),
   });
 });
 
@@ -154,11 +158,14 @@ describe('tokens', () => {
     return tokenFor('alice', 'wonderland');
   }
 
+  // The raw requests below carry bearer tokens: these sessions never bind their tokens to a key
+  // (Brightgrid asks for DPoP but still accepts bearer tokens; DPoP is headless-agent.test.ts's).
   async function tokenFor(user: string, password: string): Promise<string> {
     const store = new Map<string, unknown>();
     const session = oauthSession({
       redirectUri: REDIRECT,
       authorize: signInWithPassword(user, password),
+      dpop: 'never',
       store: {
         load: async (key) => store.get(key) as never,
         save: async (record) => void store.set(record.server, record),
@@ -281,7 +288,8 @@ describe('introspection (RFC 7662) at Brightgrid ID', () => {
         authorize: signInWithPassword('bob', 'bricklayer'),
         fetch: async (input, init) => {
           const auth = new Headers(init?.headers).get('authorization');
-          if (auth?.startsWith('Bearer ')) token = auth.slice(7);
+          const sent = /^(?:Bearer|DPoP) (.+)$/.exec(auth ?? '')?.[1];
+          if (sent !== undefined) token = sent;
           return fetch(input, init);
         },
       });
@@ -317,7 +325,8 @@ describe('an expired access token from Brightgrid ID', () => {
         authorize: signInWithPassword('alice', 'wonderland'),
         fetch: async (input, init) => {
           const auth = new Headers(init?.headers).get('authorization');
-          if (auth?.startsWith('Bearer ')) token = auth.slice(7);
+          const sent = /^(?:Bearer|DPoP) (.+)$/.exec(auth ?? '')?.[1];
+          if (sent !== undefined) token = sent;
           return fetch(input, init);
         },
       });

@@ -1,8 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  type ClientMetadata,
+  type Configuration,
+  errors,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import type { Store } from '../db.js';
 import { memoryAdapter } from './memory-adapter.js';
+import {
+  ASSERTION_ALGS,
+  actingSubject,
+  type ServiceClient,
+  serviceClientMetadata,
+} from './service-clients.js';
 
 /** A client the authorization server knows from the start (not registered over the network). */
 export interface FixedClient {
@@ -25,6 +36,8 @@ export interface AuthProviderOptions {
   /** The scopes an access token for the resource may carry. */
   readonly resourceScopes: readonly string[];
   readonly clients: readonly FixedClient[];
+  /** Services that sign in as themselves (client credentials), each acting for a store user. */
+  readonly serviceClients?: readonly ServiceClient[];
   /** `jwt` (default): verified with the issuer's keys; `opaque`: verified by introspection. */
   readonly accessTokenFormat?: 'jwt' | 'opaque';
   /** Seconds an access token lives. Default 600. */
@@ -38,7 +51,9 @@ const ALG = 'ES256';
  * Brightgrid ID, the demo's OpenID Provider (oidc-provider): people are the store's users (the
  * subject is the user name), MCP clients register themselves (RFC 7591) or come pre-registered,
  * and access tokens are JWTs (RFC 9068) for Brightgrid's MCP endpoint only (RFC 8707 resource
- * indicators), with PKCE required and `iss` in every authorization response (RFC 9207).
+ * indicators), with PKCE required and `iss` in every authorization response (RFC 9207). Services
+ * sign in with client credentials (a secret or a private-key JWT), and any client may bind its
+ * tokens to a key with DPoP (RFC 9449), always with a server nonce.
  */
 export async function createAuthProvider(options: AuthProviderOptions): Promise<Provider> {
   const { publicKey: _public, privateKey } = await generateKeyPair(ALG, { extractable: true });
@@ -52,19 +67,25 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
   const introspectors = new Set(options.clients.filter((c) => c.introspects).map((c) => c.clientId));
   const resourceScope = options.resourceScopes.join(' ');
   const ttl = options.accessTokenTtl ?? 600;
+  const services = options.serviceClients ?? [];
 
   const configuration: Configuration = {
     adapter: memoryAdapter(),
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
-    clients: options.clients.map((client) => ({
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      redirect_uris: [...client.redirectUris],
-      grant_types: client.redirectUris.length > 0 ? ['authorization_code'] : [],
-      response_types: client.redirectUris.length > 0 ? ['code'] : [],
-      token_endpoint_auth_method: 'client_secret_basic',
-    })),
+    clients: [
+      ...options.clients.map(
+        (client): ClientMetadata => ({
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          redirect_uris: [...client.redirectUris],
+          grant_types: client.redirectUris.length > 0 ? ['authorization_code'] : [],
+          response_types: client.redirectUris.length > 0 ? ['code'] : [],
+          token_endpoint_auth_method: 'client_secret_basic',
+        }),
+      ),
+      ...services.map(serviceClientMetadata),
+    ],
     clientDefaults: {
       id_token_signed_response_alg: ALG,
       grant_types: ['authorization_code', 'refresh_token'],
@@ -86,6 +107,11 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
       };
     },
     pkce: { required: () => true },
+    enabledJWA: {
+      clientAuthSigningAlgValues: ASSERTION_ALGS as never,
+      dPoPSigningAlgValues: ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'],
+    },
+    formats: { customizers: { jwt: actingSubject(services) } },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
@@ -97,6 +123,9 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
           (token.kind !== 'AccessToken' || token.aud === options.resource),
       },
       revocation: { enabled: true },
+      clientCredentials: { enabled: true },
+      // Tokens bound to the client's key (RFC 9449), with a nonce from this server in every proof.
+      dPoP: { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx, _client, oneOf) => oneOf ?? (undefined as unknown as string),
