@@ -38,6 +38,11 @@ export interface RenderOptions {
    * the review step says `hidden (n characters)`, never the value. Names not in the form are ignored.
    */
   readonly secretFields?: readonly string[];
+  /**
+   * Whether Escape answers `cancel` (default `true`, as a dialog is dismissed). A full page sets
+   * `false`, so a stray key does not end the question.
+   */
+  readonly escapeCancels?: boolean;
 }
 
 /** A rendered question. */
@@ -52,7 +57,8 @@ export interface RenderedElicitation {
    * Lets the person answer again after the host could not use the answer (the server refused it,
    * or it never arrived): every control works again. With `errors`, the fields come back with
    * those messages (a message for a field not in the form goes in the status line) and focus
-   * moves to the first one named; without, the form stays on the step it was on.
+   * moves to the first one named (or the first field); without, the form stays on the step it
+   * was on and focus stays where it is.
    */
   reopen(errors?: readonly FieldError[]): void;
   /** Removes the form from the element. */
@@ -83,7 +89,8 @@ function button(label: string, kind: string, type: 'submit' | 'button' = 'button
  * and during which call, the server's message as plain text, one labelled control per field with
  * its description and defaults, validation as the person types and on submit (the same rules as
  * `parseContent` in `@parley/core/form`), then a review step. Buttons: **Review answers**, then
- * **Accept** / **Edit answers**; **Decline** and **Cancel** throughout; Escape is Cancel.
+ * **Accept** / **Edit answers**; **Decline** and **Cancel** throughout; Escape is Cancel (unless
+ * `escapeCancels` is `false`).
  *
  * @example
  * import { renderElicitation } from '@parley/renderer';
@@ -231,7 +238,7 @@ export function renderElicitation(
   form.addEventListener('input', onEdit);
   form.addEventListener('change', onEdit);
   form.addEventListener('keydown', (event) => {
-    if (event.key !== 'Escape' || answered) return;
+    if (event.key !== 'Escape' || answered || options.escapeCancels === false) return;
     event.preventDefault();
     finish({ action: 'cancel' });
   });
@@ -257,6 +264,7 @@ export function renderElicitation(
       reviewed = undefined;
       showStep('fields');
       showErrors(errors);
+      if (!views.some((view) => errors.some((error) => error.field === view.field.name))) focusFirst();
     },
     destroy: () => form.remove(),
   };
