@@ -14,18 +14,27 @@ export interface BrightgridWithId {
   readonly url: string;
   /** Brightgrid ID's issuer. */
   readonly issuer: string;
+  /** The demo agent's client credentials (it acts for alice). */
+  readonly agent: { readonly clientId: string; readonly clientSecret: string };
   stop(): Promise<void>;
 }
 
-/** Starts the built Brightgrid (`examples/brightgrid/dist/http.js --oauth`) with a fresh store. */
-export async function startBrightgridWithId(): Promise<BrightgridWithId> {
-  const child = spawn(process.execPath, [BRIGHTGRID_HTTP, '--oauth'], {
+/**
+ * Starts the built Brightgrid (`examples/brightgrid/dist/http.js --oauth`) with a fresh store;
+ * `agentKey` (a public key file) registers one more service, `brightgrid-keyed-agent` (acting for
+ * bob), that signs in with JWTs signed by its private half.
+ */
+export async function startBrightgridWithId(
+  options: { readonly agentKey?: string } = {},
+): Promise<BrightgridWithId> {
+  const args = [BRIGHTGRID_HTTP, '--oauth', ...(options.agentKey ? ['--agent-key', options.agentKey] : [])];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, BRIGHTGRID_DATA: mkdtempSync(join(tmpdir(), 'brightgrid-id-')) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines: string[] = [];
-  const found = await new Promise<{ url: string; issuer: string }>((resolve, reject) => {
+  const found = await new Promise<Omit<BrightgridWithId, 'stop'>>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`Brightgrid did not start:\n${lines.join('\n')}`)),
       30_000,
@@ -35,9 +44,12 @@ export async function startBrightgridWithId(): Promise<BrightgridWithId> {
       lines.push(line);
       const url = lines.map((l) => /^Brightgrid: (\S+)$/.exec(l)?.[1]).find(Boolean);
       const issuer = lines.map((l) => /^Brightgrid ID \(sign-in\): (\S+)$/.exec(l)?.[1]).find(Boolean);
-      if (url && issuer) {
+      const agent = lines
+        .map((l) => /^Agent sign-in .*PARLEY_CLIENT_SECRET=(\S+) .* --client-id (\S+)$/.exec(l))
+        .find(Boolean);
+      if (url && issuer && agent) {
         clearTimeout(timer);
-        resolve({ url, issuer });
+        resolve({ url, issuer, agent: { clientId: agent[2]!, clientSecret: agent[1]! } });
       }
     });
   });

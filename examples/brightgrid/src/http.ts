@@ -1,3 +1,5 @@
+import { createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Logger } from '@parley/server';
@@ -171,7 +173,11 @@ export function startupLines(brightgrid: BrightgridHttp): string[] {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { port: { type: 'string', default: '0' }, oauth: { type: 'boolean', default: false } },
+    options: {
+      port: { type: 'string', default: '0' },
+      oauth: { type: 'boolean', default: false },
+      'agent-key': { type: 'string' },
+    },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -183,8 +189,31 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // --oauth: Brightgrid ID beside it, and /mcp challenges clients without a token to sign in there.
-  brightgrid = await startBrightgridHttp({ port, authServer: values.oauth });
-  process.stdout.write(`${startupLines(brightgrid).join('\n')}\n`);
+  // --agent-key <public key file>: one more service, which signs in with a JWT signed by that key.
+  const keyed = values['agent-key'] === undefined ? undefined : keyedAgent(values['agent-key']);
+  if (keyed !== undefined && !values.oauth) throw new Error('--agent-key needs --oauth');
+  brightgrid = await startBrightgridHttp({
+    port,
+    authServer: values.oauth && (keyed === undefined ? true : { serviceClients: [keyed] }),
+  });
+  const keyedLine =
+    keyed === undefined
+      ? []
+      : [
+          `Keyed agent sign-in (private-key JWT, acts for ${keyed.actsFor}): parley tools ${brightgrid.url} --client-id ${keyed.clientId} --client-key <its private key>`,
+        ];
+  process.stdout.write(`${[...startupLines(brightgrid), ...keyedLine].join('\n')}\n`);
+}
+
+/** A service that signs in with JWTs signed by the private half of the public key in `file` (PEM or JWK). */
+function keyedAgent(file: string): ServiceClient {
+  const text = readFileSync(file, 'utf8');
+  const key = text.trimStart().startsWith('{')
+    ? createPublicKey({ key: JSON.parse(text), format: 'jwk' })
+    : createPublicKey(text);
+  const jwk = key.export({ format: 'jwk' });
+  const alg = key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? { alg: 'ES256' } : {};
+  return { clientId: 'brightgrid-keyed-agent', actsFor: 'bob', jwks: { keys: [{ ...jwk, ...alg }] } };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './exit-codes.js';
+import { readServiceCredentials, type ServiceCredentials } from './sign-in/service-credentials.js';
 
 /** Flags every command that talks to a server accepts. */
 export const CONNECTION_FLAGS = {
@@ -13,6 +14,11 @@ export const CONNECTION_FLAGS = {
   root: { type: 'string', multiple: true },
   'no-roots': { type: 'boolean' },
   'no-open': { type: 'boolean' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  'client-key': { type: 'string' },
+  'workload-token': { type: 'string' },
+  issuer: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -32,6 +38,16 @@ export const CONNECTION_FLAGS_HELP = `Options:
   --no-roots             declare no roots
   --no-open              when a server asks you to sign in, print the sign-in address
                          but do not open a browser (also: BROWSER=none)
+  --client-id <id>       sign in as this service, not as a person in the browser
+                         (client credentials; also PARLEY_CLIENT_ID), with
+  --client-secret <s>    its secret (better: PARLEY_CLIENT_SECRET, which other users
+                         cannot see in the process list), or
+  --client-key <file>    its private key, PEM or JWK, a file only you can read
+                         (a signed JWT is sent, never the key; PARLEY_CLIENT_KEY_FILE)
+  --workload-token <file>  sign in as a workload with the JWT its platform wrote to
+                         <file>, read at every sign-in (PARLEY_WORKLOAD_TOKEN_FILE)
+  --issuer <url>         send those credentials only to this authorization server
+                         (PARLEY_ISSUER)
   -v, --verbose          print every round on stderr
   -h, --help             show this help`;
 
@@ -48,6 +64,8 @@ export interface ConnectionSettings {
   readonly roots: readonly string[] | 'none' | undefined;
   /** Open the system browser when an HTTP server asks to sign in. */
   readonly openBrowser: boolean;
+  /** Sign in as a service (flags or environment) instead of a person in the browser. */
+  readonly service?: ServiceCredentials;
 }
 
 interface ParsedFlags {
@@ -61,10 +79,15 @@ interface ParsedFlags {
   root?: string[];
   'no-roots'?: boolean;
   'no-open'?: boolean;
+  'client-id'?: string;
+  'client-secret'?: string;
+  'client-key'?: string;
+  'workload-token'?: string;
+  issuer?: string;
 }
 
 /** Reads the shared flags, refusing bad values with the fix. */
-export function readConnectionSettings(flags: ParsedFlags): ConnectionSettings {
+export function readConnectionSettings(flags: ParsedFlags, env: NodeJS.ProcessEnv = {}): ConnectionSettings {
   const era = flags.era ?? 'auto';
   if (era !== 'auto' && era !== 'modern' && era !== 'handshake') {
     throw new UsageError(`--era must be auto, modern or handshake; got "${era}"`);
@@ -84,6 +107,7 @@ export function readConnectionSettings(flags: ParsedFlags): ConnectionSettings {
     output,
     roots: readRoots(flags.root, flags['no-roots'] === true),
     openBrowser: flags['no-open'] !== true,
+    ...serviceOf(flags, env),
   };
 }
 
@@ -112,4 +136,9 @@ function positiveInteger(flag: string, text: string): number {
   const value = positiveNumber(flag, text);
   if (!Number.isInteger(value)) throw new UsageError(`${flag} must be a whole number; got "${text}"`);
   return value;
+}
+
+function serviceOf(flags: ParsedFlags, env: NodeJS.ProcessEnv): { service?: ServiceCredentials } {
+  const service = readServiceCredentials(flags, env);
+  return service === undefined ? {} : { service };
 }

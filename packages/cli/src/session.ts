@@ -17,6 +17,7 @@ import { say as sayOn } from './print.js';
 import { RefusalWatch } from './refusal-watch.js';
 import { rootsFor, withRoots } from './roots.js';
 import { type BrowserSignIn, browserSignIn } from './sign-in/browser-sign-in.js';
+import { serviceSignIn } from './sign-in/service-sign-in.js';
 import { describeEvent } from './verbose.js';
 
 /** What a command gets to work with once connected. */
@@ -59,10 +60,24 @@ export async function withSession(
     serverLog.push(line);
     if (serverLog.length > SERVER_LOG_LINES) serverLog.shift();
   };
-  // An HTTP server may ask to sign in (OAuth 2.1): the person does, in the browser.
-  const signIn: BrowserSignIn | undefined = /^https?:\/\//i.test(target)
-    ? browserSignIn({ env: io.env, open: settings.openBrowser, say })
-    : undefined;
+  // An HTTP server may ask to sign in (OAuth 2.1): the person does, in the browser, or the
+  // service whose credentials were given does, with no browser.
+  const http = /^https?:\/\//i.test(target);
+  let signIn: BrowserSignIn | undefined;
+  try {
+    if (settings.service !== undefined && !http)
+      throw new UsageError(
+        '--client-id, --client-key and --workload-token sign in to an HTTP server (a URL)',
+      );
+    signIn = !http
+      ? undefined
+      : settings.service !== undefined
+        ? await serviceSignIn(settings.service, io.env)
+        : browserSignIn({ env: io.env, open: settings.openBrowser, say });
+  } catch (error) {
+    say(`parley: ${(error as Error).message}`);
+    return EXIT.usage;
+  }
   let client: ParleyClient;
   try {
     client = await connect(target, {

@@ -38,7 +38,7 @@ Examples:
       writeText(io.stdout, this.usage);
       return EXIT.ok;
     }
-    const settings = readConnectionSettings(parsed.values);
+    const settings = readConnectionSettings(parsed.values, io.env);
     const [target, tool] = parsed.positionals as [string, string];
     const pairs = parsed.values.arg ?? [];
     return withSession(target, settings, io, async ({ client, signal, endedOnRefusal }) => {

@@ -3,7 +3,7 @@ import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { parseCommandArgs } from '../parse-command-args.js';
 import { say, writeText } from '../print.js';
-import { tokenFilePath } from '../sign-in/token-file.js';
+import { serviceTokenFilePath, tokenFilePath } from '../sign-in/token-file.js';
 
 export const logoutCommand: Command = {
   name: 'logout',
@@ -11,9 +11,11 @@ export const logoutCommand: Command = {
   usage: `Usage: parley logout <server-url>
 
 Forgets the tokens (and the client registration) parley keeps for <server-url>, the
-URL you called it with. The next command that reaches the server asks you to sign in
+URL you called it with, yours and those of a service signed in with --client-id or
+--workload-token. The next command that reaches the server asks you to sign in
 again. Sign-ins are kept in $XDG_CONFIG_HOME/parley/tokens.json (else
-~/.config/parley/tokens.json), readable only by you.`,
+~/.config/parley/tokens.json), a service's in service-tokens.json beside it, readable
+only by you.`,
   async run(args, io) {
     const parsed = parseCommandArgs('logout', args, { help: { type: 'boolean', short: 'h' } }, [
       'server-url',
@@ -31,13 +33,13 @@ again. Sign-ins are kept in $XDG_CONFIG_HOME/parley/tokens.json (else
       );
     }
     server.hash = '';
-    const store = fileStore(tokenFilePath(io.env));
-    if ((await store.load(server.href)) === undefined) {
-      say(io.stderr, `parley: not signed in to ${server.href}`);
-      return EXIT.ok;
+    let signedIn = false;
+    for (const store of [fileStore(tokenFilePath(io.env)), fileStore(serviceTokenFilePath(io.env))]) {
+      if ((await store.load(server.href)) === undefined) continue;
+      await store.delete(server.href);
+      signedIn = true;
     }
-    await store.delete(server.href);
-    say(io.stderr, `parley: signed out of ${server.href}`);
+    say(io.stderr, `parley: ${signedIn ? 'signed out of' : 'not signed in to'} ${server.href}`);
     return EXIT.ok;
   },
 };

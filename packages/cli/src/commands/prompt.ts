@@ -29,7 +29,7 @@ ${EXIT_CODES_HELP}`,
       writeText(io.stdout, this.usage);
       return EXIT.ok;
     }
-    const settings = readConnectionSettings(parsed.values);
+    const settings = readConnectionSettings(parsed.values, io.env);
     const [target, name] = parsed.positionals as [string, string];
     const promptArgs = buildArguments(parsed.values.json, parsed.values.arg ?? [], undefined);
     return withSession(target, settings, io, async ({ client, signal }) => {

@@ -21,7 +21,7 @@ ${EXIT_CODES_HELP}`,
       writeText(io.stdout, this.usage);
       return EXIT.ok;
     }
-    const settings = readConnectionSettings(parsed.values);
+    const settings = readConnectionSettings(parsed.values, io.env);
     const [target, uri] = parsed.positionals as [string, string];
     return withSession(target, settings, io, async ({ client, signal }) => {
       const result = await client.readResource(uri, { signal });

@@ -24,7 +24,7 @@ ${EXIT_CODES_HELP}`,
       writeText(io.stdout, this.usage);
       return EXIT.ok;
     }
-    const settings = readConnectionSettings(parsed.values);
+    const settings = readConnectionSettings(parsed.values, io.env);
     return withSession(parsed.positionals[0]!, settings, io, async ({ client }) => {
       const tools = await client.listTools();
       if (settings.output === 'json') {
