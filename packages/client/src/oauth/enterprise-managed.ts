@@ -27,6 +27,7 @@ export interface IdentityProvider {
   readonly clientSecret?: string;
 }
 
+/** What `enterpriseManaged()` needs: the identity provider, the person's ID token, and the host's client. */
 export interface EnterpriseManagedOptions {
   readonly idp: IdentityProvider;
   /** The ID token single sign-on gave the host: the string, or a function giving the current one. */

@@ -5,6 +5,7 @@ import { SignInError } from './sign-in-error.js';
 /** A JWT, or a function that gives the current one (platforms rotate them: read it each time). */
 export type AssertionSource = string | (() => string | Promise<string>);
 
+/** What `workloadIdentity()` needs: the workload's JWT, and optionally a client id and an issuer to pin. */
 export interface WorkloadIdentityOptions {
   /**
    * The workload's JWT, issued by its platform (a Kubernetes service account token, a SPIFFE
