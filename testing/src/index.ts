@@ -5,7 +5,7 @@ export {
   startBrightgridWithId,
 } from './brightgrid-id.js';
 export { CHROMIUM_ARGS } from './chromium.js';
-export { freePort, isListening, waitForPort } from './free-port.js';
+export { freePort, onFreePort, PortTaken } from './free-port.js';
 export {
   connectionsReach,
   howRefused,

@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitForPort } from './free-port.js';
+import { onFreePort, PortTaken } from './free-port.js';
 import { type BalancerConfig, balancerConfig } from './nginx-config.js';
 
 /** Options of {@link startNginx}. */
 export type NginxOptions = Omit<BalancerConfig, 'port' | 'dir' | 'asRoot'> & {
-  /** Default: a free port. */
+  /** Default: a free port (another one if that was taken before nginx bound it). */
   readonly port?: number;
   /** Default `nginx` on the PATH, else `/usr/sbin/nginx`. */
   readonly binary?: string;
@@ -38,10 +38,15 @@ const NGINX_CANDIDATES = ['nginx', '/usr/sbin/nginx'];
  * await lb.stop();
  */
 export async function startNginx(options: NginxOptions): Promise<Nginx> {
-  const port = options.port ?? (await freePort());
+  if (options.port !== undefined) return startNginxOn(options.port, options);
+  return onFreePort((port) => startNginxOn(port, options));
+}
+
+async function startNginxOn(port: number, options: NginxOptions): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-nginx-'));
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const conf = join(dir, 'nginx.conf');
+  const pidFile = join(dir, 'nginx.pid');
   writeFileSync(conf, balancerConfig({ ...options, port, dir, asRoot }));
   const errorLog = () => {
     try {
@@ -65,22 +70,34 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let closed = false;
+  // 'close', not 'exit': what it said last may still be on its way when it has exited.
+  const exited = new Promise<void>((resolve) =>
+    child.once('close', () => {
+      closed = true;
+      resolve();
+    }),
+  );
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (!closed) {
       child.kill('SIGTERM'); // fast shutdown: open keep-alive connections do not hold it up
       await exited;
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  try {
-    await waitForPort(port, {
-      gaveUp: () =>
-        child.exitCode !== null ? `nginx exited with ${child.exitCode}: ${stderr}${errorLog()}` : undefined,
-    });
-  } catch (error) {
-    await stop();
-    throw error;
+  // nginx writes its pid file once it listens (a port that answers could be someone else's).
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(pidFile)) {
+    const failed = closed;
+    if (failed || Date.now() > deadline) {
+      const said = `${stderr}${errorLog()}`;
+      await stop();
+      if (failed && /Address already in use/.test(said)) throw new PortTaken(port);
+      throw new Error(
+        failed ? `nginx exited with ${child.exitCode}: ${said}` : `nginx did not listen within 10 s: ${said}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return { url: `http://127.0.0.1:${port}`, port, dir, errorLog, stop };
 }

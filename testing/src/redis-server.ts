@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { freePort } from './free-port.js';
+import { onFreePort, PortTaken } from './free-port.js';
 
 /** A throwaway `redis-server` on loopback (no persistence). */
 export interface RedisServer {
@@ -14,8 +14,9 @@ export interface RedisServer {
 
 /** Starts a real, throwaway `redis-server` on loopback (no persistence). */
 export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
-  let child = await spawnRedis(port);
+  const first = await onFreePort(async (port) => ({ port, child: await spawnRedis(port) }));
+  const { port } = first;
+  let child = first.child;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -52,7 +53,14 @@ async function spawnRedis(port: number): Promise<ChildProcess> {
         new Error(`redis-server could not start (is it installed? .ci/run installs it): ${error.message}`),
       ),
     );
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
+    // 'close', not 'exit': what it said last may still be on its way when it has exited.
+    child.once('close', (code) =>
+      reject(
+        /Address already in use/.test(output)
+          ? new PortTaken(port)
+          : new Error(`redis-server exited with ${code}: ${output}`),
+      ),
+    );
   });
   return child;
 }

@@ -2,23 +2,28 @@
 // replica in X-Upstream, a dead replica routed around, and (with streamed bodies) a request cut off
 // inside a replica answered 502 naming it.
 import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type Nginx, startNginx } from '../src/index.js';
+import { type Nginx, startNginx } from '../src/index.js';
 
 const replicas: { port: number; server: Server }[] = [];
 let nginx: Nginx;
 
+/** A replica on a port of its own (listening on port 0: no port to race for). */
+async function replica(): Promise<{ port: number; server: Server }> {
+  let port = 0;
+  const server = createServer((req, res) => {
+    // Reads the whole body before answering, like a JSON endpoint.
+    req.resume();
+    req.on('end', () => res.end(`replica ${port}`));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  return { port, server };
+}
+
 beforeAll(async () => {
-  for (let i = 0; i < 3; i++) {
-    const port = await freePort();
-    const server = createServer((req, res) => {
-      // Reads the whole body before answering, like a JSON endpoint.
-      req.resume();
-      req.on('end', () => res.end(`replica ${port}`));
-    });
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    replicas.push({ port, server });
-  }
+  for (let i = 0; i < 3; i++) replicas.push(await replica());
   nginx = await startNginx({ upstreamPorts: replicas.map((r) => r.port), streamRequestBodies: true });
 });
 afterAll(async () => {
@@ -66,9 +71,12 @@ describe('startNginx', () => {
       );
       req.on('error', reject);
       req.write('12345');
-      setTimeout(() => {
+      // Once the request reached a replica (not after a guess at how long that takes).
+      const reached = () => {
+        for (const { server } of replicas) server.off('request', reached);
         for (const { server } of replicas) server.closeAllConnections();
-      }, 200);
+      };
+      for (const { server } of replicas) server.on('request', reached);
     });
     expect(status.status).toBe(502);
     expect(replicas.map((r) => `127.0.0.1:${r.port}`)).toContain(status.upstream);
@@ -89,16 +97,7 @@ describe('startNginx', () => {
 
 describe('startNginx with sessionPrefixes', () => {
   it("sends a session's requests to the replica its id names, and the rest round-robin", async () => {
-    const backends: { port: number; server: Server }[] = [];
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const server = createServer((req, res) => {
-        req.resume();
-        req.on('end', () => res.end(`replica ${port}`));
-      });
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      backends.push({ port, server });
-    }
+    const backends = [await replica(), await replica()];
     const sticky = await startNginx({
       upstreamPorts: backends.map((backend) => backend.port),
       sessionPrefixes: ['r1', 'r2'],

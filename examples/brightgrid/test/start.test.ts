@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, signInAtBrightgridId } from '@parley/testing';
+import { CHROMIUM_ARGS, onFreePort, PortTaken, signInAtBrightgridId } from '@parley/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, freshDataDir, Running } from './processes.js';
@@ -10,15 +10,6 @@ import { DIST, freshDataDir, Running } from './processes.js';
 // `npm start`: Brightgrid on loopback HTTP and the lab connected to it, as a person runs it.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function startDemo(args: string[]): Running {
   // No DISPLAY: even without --no-open, a headless machine must not try to open a browser.
@@ -37,13 +28,22 @@ describe('the demo (dist/start.js)', () => {
   let brightgridUrl: string;
 
   beforeAll(async () => {
-    labPort = await freePort();
-    demo = startDemo(['--no-open', '--port', String(labPort)]);
-    [browser, labUrl, brightgridUrl] = await Promise.all([
+    // A pinned port can be taken between the pick and the demo's bind: then another port.
+    const starting = onFreePort(async (port) => {
+      const started = startDemo(['--no-open', '--port', String(port)]);
+      try {
+        return { started, port, lab: (await started.line(/^Lab: (\S+)$/))[1]! };
+      } catch (error) {
+        if (started.stderr.some((line) => line.includes(`Port ${port} is in use`))) throw new PortTaken(port);
+        throw error;
+      }
+    });
+    const [launched, { started, port, lab }] = await Promise.all([
       chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS }),
-      demo.line(/^Lab: (\S+)$/).then((match) => match[1]!),
-      demo.line(/^Brightgrid: (\S+)$/).then((match) => match[1]!),
+      starting,
     ]);
+    [browser, demo, labPort, labUrl] = [launched, started, port, lab];
+    brightgridUrl = (await demo.line(/^Brightgrid: (\S+)$/))[1]!;
   });
   afterAll(async () => {
     await browser?.close();

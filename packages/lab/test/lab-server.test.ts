@@ -1,7 +1,7 @@
 // The lab is private to the person at this computer: a token in its URL, Host and Origin checked,
 // a strict Content-Security-Policy and no remote assets. Checked against the built lab process.
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { onFreePort, PortTaken } from '@parley/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openLab } from './helpers/browser.js';
@@ -57,22 +57,6 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
       ...headers,
     },
   });
-}
-
-/**
- * A free port below Linux's ephemeral range (32768+), so no process that asks for "any port"
- * can take it between this check and its use.
- */
-async function freeFixedPort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
 }
 
 beforeAll(async () => {
@@ -207,24 +191,24 @@ describe('the page', () => {
 
 describe('parley lab', () => {
   it('refuses to listen beyond this computer (exit 2)', async () => {
-    const refused = startNode([PARLEY_BIN, 'lab', '--host', '0.0.0.0'], /Lab:/, 10_000);
+    const refused = startNode([PARLEY_BIN, 'lab', '--host', '0.0.0.0'], /Lab:/);
     await expect(refused).rejects.toThrow(
       /exited with 2:\nparley: The lab serves only this computer; "0\.0\.0\.0" is not a loopback address\. Use 127\.0\.0\.1, ::1 or localhost\./,
     );
   });
 
   it('refuses a bad era or port with the fix (exit 2)', async () => {
-    await expect(startNode([PARLEY_BIN, 'lab', '--era', '2025'], /Lab:/, 10_000)).rejects.toThrow(
+    await expect(startNode([PARLEY_BIN, 'lab', '--era', '2025'], /Lab:/)).rejects.toThrow(
       /exited with 2:\nparley: --era must be auto, modern or handshake; got "2025"/,
     );
-    await expect(startNode([PARLEY_BIN, 'lab', '--port', 'http'], /Lab:/, 10_000)).rejects.toThrow(
+    await expect(startNode([PARLEY_BIN, 'lab', '--port', 'http'], /Lab:/)).rejects.toThrow(
       /exited with 2:\nparley: --port must be a port number from 0 to 65535; got "http"/,
     );
   });
 
   it('says when its port is taken (exit 4)', async () => {
     const port = new URL(lab.url).port;
-    await expect(startNode([PARLEY_BIN, 'lab', '--port', port], /Lab:/, 10_000)).rejects.toThrow(
+    await expect(startNode([PARLEY_BIN, 'lab', '--port', port], /Lab:/)).rejects.toThrow(
       new RegExp(
         `exited with 4:\\nparley: Port ${port} is in use on 127\\.0\\.0\\.1; choose another port, or 0 for any free one\\.`,
       ),
@@ -232,8 +216,14 @@ describe('parley lab', () => {
   });
 
   it('listens on the port it is given, and exits 0 when stopped', async () => {
-    const port = String(await freeFixedPort());
-    const given = await startLabProcess(['--port', port]);
+    // A port can be taken between the pick and the lab's bind: then another port.
+    const { given, port } = await onFreePort(async (free) => {
+      const port = String(free);
+      const given = await startLabProcess(['--port', port]).catch((error: Error) => {
+        throw error.message.includes(`Port ${port} is in use`) ? new PortTaken(free) : error;
+      });
+      return { given, port };
+    });
     expect(new URL(given.url).port).toBe(port);
     await given.stop();
     expect(given.child.exitCode).toBe(0);
