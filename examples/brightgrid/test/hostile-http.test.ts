@@ -89,7 +89,8 @@ it('lets curl read the 413 of a 200 MiB upload it streams', async () => {
   curl.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => curl.once('exit', resolve));
+  // 'close', not 'exit': what curl printed may still be on its way when it has exited.
+  const exited = new Promise<number | null>((resolve) => curl.once('close', resolve));
   // curl stops reading its input once it has the answer; the rest is never written.
   curl.stdin.on('error', () => {});
   const chunk = Buffer.alloc(64 * 1024, 'a');

@@ -19,6 +19,7 @@ export class Running {
   readonly lines: string[] = [];
   readonly stderr: string[] = [];
   readonly #waiters: (() => void)[] = [];
+  #closed = false;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(args: readonly string[], env: Record<string, string>) {
@@ -31,10 +32,12 @@ export class Running {
       for (const wake of this.#waiters.splice(0)) wake();
     });
     createInterface({ input: this.child.stderr! }).on('line', (line) => this.stderr.push(line));
+    // 'close', not 'exit': once it exited, its last lines may still be on their way.
     this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+      this.child.once('close', (code, signal) => resolve({ code, signal })),
     );
     void this.exited.then(() => {
+      this.#closed = true;
       for (const wake of this.#waiters.splice(0)) wake();
     });
   }
@@ -47,7 +50,7 @@ export class Running {
         const match = pattern.exec(line);
         if (match) return match;
       }
-      if (this.child.exitCode !== null || Date.now() > deadline) {
+      if (this.#closed || Date.now() > deadline) {
         throw new Error(
           `No line matching ${pattern} (exit ${this.child.exitCode}).\nstdout:\n${this.lines.join('\n')}\nstderr:\n${this.stderr.join('\n')}`,
         );

@@ -24,7 +24,8 @@ function openInProcess(dir: string): Promise<{ code: number | null; out: string;
     child.stderr.on('data', (chunk) => {
       err += chunk;
     });
-    child.on('exit', (code) => resolve({ code, out, err }));
+    // 'close', not 'exit': the output may still be on its way when the process has exited.
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 

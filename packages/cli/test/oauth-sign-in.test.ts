@@ -163,7 +163,8 @@ it('with --no-open prints the sign-in address for a browser elsewhere, and waits
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': its output may still be on its way when the process has exited.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   const before = (await openedUrls()).length;
   await expect.poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
   const address = /in your browser: (\S+)/.exec(stderr)![1]!;

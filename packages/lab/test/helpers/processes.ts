@@ -50,7 +50,8 @@ export function startNode(args: string[], pattern: RegExp, timeoutMs = 30_000): 
         resolve({ match, child, stderr: () => stderr, stop });
       }
     });
-    child.once('exit', (code) => {
+    // 'close', not 'exit': once it exited, what it printed last may still be on its way.
+    child.once('close', (code) => {
       clearTimeout(timer);
       reject(new Error(`node ${args.join(' ')} exited with ${code}:\n${stdout}${stderr}`));
     });
