@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WireTimer } from './wire-timer.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// A fake clock: what is tested is which time counts, not how punctual the machine's timers are.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('WireTimer', () => {
-  it('expires after its time when never paused', async () => {
+  it('expires after its time when never paused', () => {
     let expired = false;
     new WireTimer(
       30,
@@ -13,11 +19,13 @@ describe('WireTimer', () => {
       },
       false,
     );
-    await sleep(60);
+    vi.advanceTimersByTime(29);
+    expect(expired).toBe(false);
+    vi.advanceTimersByTime(1);
     expect(expired).toBe(true);
   });
 
-  it('does not count paused time', async () => {
+  it('does not count paused time', () => {
     let expired = false;
     const timer = new WireTimer(
       80,
@@ -26,23 +34,25 @@ describe('WireTimer', () => {
       },
       false,
     );
-    await sleep(40);
+    vi.advanceTimersByTime(40);
     timer.pause();
-    await sleep(120);
+    vi.advanceTimersByTime(120);
     expect(expired).toBe(false);
     timer.resume();
-    await sleep(80);
+    vi.advanceTimersByTime(39);
+    expect(expired).toBe(false);
+    vi.advanceTimersByTime(1);
     expect(expired).toBe(true);
   });
 
-  it('starts paused when asked to, and never fires once stopped', async () => {
+  it('starts paused when asked to, and never fires once stopped', () => {
     let fired = 0;
     const paused = new WireTimer(20, () => fired++, true);
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect(fired).toBe(0);
     paused.resume();
     paused.stop();
-    await sleep(50);
+    vi.advanceTimersByTime(50);
     expect(fired).toBe(0);
   });
 });

@@ -66,8 +66,11 @@ describe('a URL the server requires again and again (-32042)', () => {
       const requests = log.events.filter((event) => event.type === 'request').map((event) => event.at);
       expect(requests).toHaveLength(4);
       const gaps = requests.slice(1).map((at, index) => at - requests[index]!);
-      expect(gaps[0]).toBeGreaterThanOrEqual(200);
-      expect(gaps[2]).toBeGreaterThanOrEqual(2 * gaps[0]!);
+      // At least the backoff (200, 400, 800 ms; less a little, as Node times a timer from the start
+      // of the loop turn): a busy machine only adds to a gap, so only lower bounds are asserted.
+      for (const [index, gap] of gaps.entries()) {
+        expect(gap, `gap ${index + 1}`).toBeGreaterThanOrEqual(200 * 2 ** index - 20);
+      }
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(failure).toMatchObject({ kind: 'round-limit' });
       expect((failure as Error).message).toBe(

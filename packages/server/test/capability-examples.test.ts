@@ -104,9 +104,7 @@ async function settled(taskId: string): Promise<Record<string, unknown>> {
 }
 
 async function eventually(check: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 100 && !check(); tries++)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(check()).toBe(true);
+  await expect.poll(check, { timeout: 10_000, interval: 20 }).toBe(true);
 }
 
 describe('the README capability examples', () => {

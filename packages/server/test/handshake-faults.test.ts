@@ -42,7 +42,7 @@ describe('a 2025 session over HTTP', () => {
       const closedAt = server.stderr.lines.length;
       await transport.close();
       expect(await call).toMatch(/closed/i);
-      await server.stderr.waitFor('pending=0', 5_000, closedAt);
+      await server.stderr.waitFor('pending=0', 20_000, closedAt);
       expect((await server.stats()).pending).toBe(0);
     } finally {
       await server.stop();
@@ -151,7 +151,7 @@ describe('a 2025 connection over stdio', () => {
       expect(textOf(result)).toBe(
         'No answer came within 300 ms, so the call was stopped. Call the tool again.',
       );
-      await stderr.waitFor('pending=0', 5_000, stderr.lines.indexOf('pending=1'));
+      await stderr.waitFor('pending=0', 20_000, stderr.lines.indexOf('pending=1'));
     } finally {
       await client.close();
     }

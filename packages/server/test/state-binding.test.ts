@@ -45,7 +45,7 @@ describe.each([['stdio'], ['http']] as [Transport][])('requestState binding over
       start({ ...CURRENT, PARLEY_FIXTURE_NAME: 'another-server' }),
       start({ PARLEY_STATE_KEYS: keyRing(k1) }),
       start({ PARLEY_STATE_KEYS: keyRing(k0) }),
-      start({ ...CURRENT, PARLEY_FIXTURE_TTL_SECONDS: '2', PARLEY_FIXTURE_CLOCK_SKEW_SECONDS: '0' }),
+      start({ ...CURRENT, PARLEY_FIXTURE_TTL_SECONDS: '4', PARLEY_FIXTURE_CLOCK_SKEW_SECONDS: '0' }),
     ]);
     bob = transport === 'http' ? { wire: alice.wire, user: 'bob' } : await start(CURRENT, 'bob');
   });
@@ -110,8 +110,9 @@ describe.each([['stdio'], ['http']] as [Transport][])('requestState binding over
     const state = await firstState(shortLived);
     const issuedBy = Date.now();
     await expectOpens(shortLived, state);
-    // ttl 2 s, no skew allowance: expired once the clock reaches the third second after issue.
-    await sleep((Math.floor(issuedBy / 1000) + 3) * 1000 + 100 - Date.now());
+    // ttl 4 s, no skew allowance: expired once the clock reaches the fifth second after issue, and
+    // fresh for 4 s at least (room for a slow round trip on a busy machine).
+    await sleep((Math.floor(issuedBy / 1000) + 5) * 1000 + 100 - Date.now());
     await expectRefused(shortLived, state, 'expired');
   });
 

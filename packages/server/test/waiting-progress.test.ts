@@ -1,8 +1,8 @@
 // A person who takes their time (issue 26): while a 2025-era question waits, a call that carries a
 // progressToken gets notifications/progress, so a client that resets its timeout on progress keeps
-// the call past its own timeout. Real server processes (the fault fixture, reminding every 300 ms
-// here instead of 20 s), the official SDK client with a 1 s request timeout, a person answering
-// after 2.5 s, over HTTP sessions and stdio. (The TypeScript SDK v1 client with its 60 s default and
+// the call past its own timeout. Real server processes (the fault fixture, reminding every 250 ms
+// here instead of 20 s), the official SDK client with a 2 s request timeout, a person answering
+// after 4.5 s, over HTTP sessions and stdio. (The TypeScript SDK v1 client with its 60 s default and
 // a person who answers after 75 s, against Brightgrid, is in interop/test/patient-person.test.ts.)
 import {
   type CallToolResult,
@@ -15,9 +15,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_FIXTURE, StderrLines, startPendingHttp } from './faults/pending-process.js';
 
-const REMIND_MS = '300';
-const CLIENT_TIMEOUT_MS = 1_000;
-const PERSON_TAKES_MS = 2_500;
+// Reminders 8 to a client timeout: a busy machine may delay one by well over a second before the
+// client gives up.
+const REMIND_MS = '250';
+const CLIENT_TIMEOUT_MS = 2_000;
+const PERSON_TAKES_MS = 4_500;
 
 const textOf = (result: CallToolResult) => (result.content[0] as { text?: string } | undefined)?.text;
 
