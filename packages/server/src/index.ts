@@ -61,6 +61,7 @@ export type {
   RoundOutcome,
 } from './run/middleware.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
+export type { SlowReaderLimits } from './serve/http-exchange.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { RequestTarget } from './serve/request-target.js';
 export type { SessionHost, SessionRecord, SessionRouter } from './serve/session-router.js';

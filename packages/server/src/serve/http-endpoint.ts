@@ -15,7 +15,12 @@ import type { App } from '../app.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
 import { callerKey } from './caller-key.js';
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
+import {
+  type HttpExchange,
+  type HttpResponder,
+  type SlowReaderLimits,
+  slowReaderLimits,
+} from './http-exchange.js';
 import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { ListenStreams } from './listen-streams.js';
@@ -93,6 +98,12 @@ export interface EndpointOptions {
     /** Characters of one of those URIs. Default 2048. */
     readonly maxUriChars?: number;
   };
+  /**
+   * Event streams (SSE) to clients that read slowly or not at all: a client that takes nothing of
+   * what is queued for `writeTimeoutMs` (30000), or lets more than `maxQueuedBytes` (1 MiB) pile up
+   * behind a full socket, is disconnected (a 2025 client resumes with `Last-Event-ID`).
+   */
+  readonly eventStreams?: Partial<SlowReaderLimits>;
   /** A 2025-era session idle this long is closed. Default 30 minutes. */
   readonly sessionIdleMs?: number;
   /**
@@ -127,6 +138,7 @@ export class Endpoint {
   readonly #authenticate: EndpointOptions['authenticate'];
   readonly #authorize: EndpointOptions['authorize'];
   readonly #legacy: LegacySessions;
+  readonly #slowReaders: SlowReaderLimits;
   readonly #mux = new ModernMux();
   readonly #listeners: ListenStreams;
   #started: Promise<{ close(): Promise<void> }> | undefined;
@@ -160,6 +172,7 @@ export class Endpoint {
     this.#allowedHosts = [...(options.allowedHosts ?? localhostAllowedHostnames())];
     this.#allowedOrigins = [...(options.allowedOrigins ?? localhostAllowedOrigins())];
     this.#maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.#slowReaders = slowReaderLimits(options.eventStreams);
     this.#authenticate = options.authenticate;
     this.#authorize = options.authorize;
     this.#legacy = new LegacySessions({
@@ -297,7 +310,7 @@ export class Endpoint {
     this.#fetch(request, true, info?.remoteAddress);
 
   #fetch(request: Request, mayForward: boolean, remoteAddress?: string): Promise<Response> {
-    const { exchange, responder, response } = toFetchExchange(request, remoteAddress);
+    const { exchange, responder, response } = toFetchExchange(request, remoteAddress, this.#slowReaders);
     void this.#serve(exchange, responder, mayForward).catch((error: unknown) => {
       this.#app.log('error', `HTTP endpoint: ${error instanceof Error ? error.message : String(error)}`);
       responder.json(500, rpcError(null, INTERNAL_ERROR, 'Internal error'));

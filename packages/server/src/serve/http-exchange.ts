@@ -30,11 +30,47 @@ export interface HttpResponder {
   web(response: Response): Promise<void>;
 }
 
-/** An open `text/event-stream` response: write whole SSE frames, then end it. */
+/**
+ * An open `text/event-stream` response: write whole SSE frames, then end it. It guards itself
+ * against a client that reads slowly or not at all (see {@link SlowReaderLimits}): such a client's
+ * connection is dropped, as if the network had, and a 2025 client resumes with `Last-Event-ID`.
+ */
 export interface EventOutlet {
-  /** Writes one or more complete SSE frames; nothing happens once the client is gone. */
-  write(frames: string): void;
+  /**
+   * Writes one or more complete SSE frames; nothing happens once the client is gone. Answers false
+   * when the client is not keeping up: the frames are queued, and a writer that can wait (a replay)
+   * waits for {@link drained} before writing more.
+   */
+  write(frames: string): boolean;
+  /** Resolves true once everything queued went out to the network, false if the connection closed first. */
+  drained(): Promise<boolean>;
   end(): void;
+  /** Drops the connection now, with whatever is still queued for it (a superseded or stuck stream). */
+  abort(): void;
+}
+
+/** What an event stream tolerates from a client that does not read what it is sent. */
+export interface SlowReaderLimits {
+  /**
+   * How long queued frames may wait without the client taking any of them before the connection is
+   * dropped, in milliseconds.
+   */
+  readonly writeTimeoutMs: number;
+  /** Bytes that may pile up behind a client that is not keeping up before the connection is dropped. */
+  readonly maxQueuedBytes: number;
+}
+
+/** 30 seconds without progress, 1 MiB behind a full socket. */
+export const SLOW_READER_LIMITS: SlowReaderLimits = { writeTimeoutMs: 30_000, maxQueuedBytes: 1024 * 1024 };
+
+/** The limits an endpoint's options ask for, checked, over the defaults. */
+export function slowReaderLimits(options: Partial<SlowReaderLimits> = {}): SlowReaderLimits {
+  const limits = { ...SLOW_READER_LIMITS, ...options };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value < 1)
+      throw new TypeError(`eventStreams.${name} must be a whole number of at least 1 (got ${value}).`);
+  }
+  return limits;
 }
 
 /** The headers of every event stream (no caching; nginx must not buffer it). */

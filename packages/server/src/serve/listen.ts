@@ -10,6 +10,7 @@ import { type HttpServerLimits, httpServerOptions, readCappedBody, SERVER_HTTP_L
 import type { App } from '../app.js';
 import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
+import { slowReaderLimits } from './http-exchange.js';
 import { nodeExchange, nodeResponder, writeWebResponse } from './node-adapter.js';
 
 /** Where `server.listen()` serves its HTTP endpoint, and how (every `EndpointOptions` applies). */
@@ -53,6 +54,7 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   }
   const path = options.path ?? '/mcp';
   const endpoint = createEndpoint(app, options);
+  const slowReaders = slowReaderLimits(options.eventStreams);
   if (await app.usesEphemeralKey()) {
     // A worker process or a non-loopback bind is a deployment that may have replicas; a loopback
     // dev server is a single process, for which the ephemeral key is right.
@@ -80,7 +82,7 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   const http = createHttpServer(httpServerOptions(limits), (req, res) => {
     const isEndpoint = (req.url ?? '/').split('?')[0] === path;
     const served = isEndpoint
-      ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res))
+      ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res, slowReaders))
       : pages(req, res);
     served.catch((error: unknown) => {
       app.log('error', `HTTP: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -5,6 +5,8 @@ import {
   type HttpExchange,
   type HttpResponder,
   messageWriter,
+  SLOW_READER_LIMITS,
+  type SlowReaderLimits,
 } from './http-exchange.js';
 
 /** A node:http request as an {@link HttpExchange}. */
@@ -112,8 +114,11 @@ function chunksOf(req: IncomingMessage): AsyncIterable<Uint8Array> {
   };
 }
 
-/** Answers on a node:http response. */
-export function nodeResponder(res: ServerResponse): HttpResponder {
+/** Answers on a node:http response; its event streams drop a client that stops reading (`limits`). */
+export function nodeResponder(
+  res: ServerResponse,
+  limits: SlowReaderLimits = SLOW_READER_LIMITS,
+): HttpResponder {
   const responder: HttpResponder = {
     json(status, body) {
       const text = JSON.stringify(body);
@@ -134,7 +139,7 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
       res.writeHead(200, { ...eventStreamHeaders(), ...headers });
       // Headers go out now, not with the first event: a stream may stay silent for a while.
       res.flushHeaders();
-      return new NodeOutlet(res);
+      return new NodeOutlet(res, limits);
     },
     async web(response) {
       await writeWebResponse(res, response);
@@ -143,21 +148,102 @@ export function nodeResponder(res: ServerResponse): HttpResponder {
   return responder;
 }
 
-/** An event stream on a node:http response (a class: one small object per open stream). */
+/**
+ * An event stream on a node:http response (a class: one small object per open stream). While the
+ * client is not keeping up (the response's buffer is full), a timer checks every `writeTimeoutMs`
+ * that some of what is queued went out; a client that took nothing in that time, or that lets more
+ * than `maxQueuedBytes` pile up, is cut off with a reset, which also frees what the kernel holds
+ * for it.
+ */
 class NodeOutlet implements EventOutlet {
   readonly #res: ServerResponse;
+  readonly #limits: SlowReaderLimits;
+  /** Set while the client is behind (the response's buffer is full). */
+  #watch: ReturnType<typeof setTimeout> | undefined;
+  /** Bytes queued at the last check, and bytes written since: what went out is the difference. */
+  #queuedAtCheck = 0;
+  #addedSinceCheck = 0;
 
-  constructor(res: ServerResponse) {
+  constructor(res: ServerResponse, limits: SlowReaderLimits) {
     this.#res = res;
+    this.#limits = limits;
   }
 
-  write(frames: string): void {
-    if (!this.#res.destroyed && !this.#res.writableEnded) this.#res.write(frames);
+  write(frames: string): boolean {
+    const res = this.#res;
+    if (res.destroyed || res.writableEnded) return false;
+    const behind = this.#watch !== undefined;
+    const fits = res.write(frames);
+    if (behind) {
+      this.#addedSinceCheck += Buffer.byteLength(frames);
+      if (res.writableLength > this.#limits.maxQueuedBytes) {
+        this.abort();
+        return false;
+      }
+    } else if (!fits) {
+      res.once('drain', this.#caughtUp);
+      res.once('finish', this.#caughtUp);
+      res.once('close', this.#caughtUp);
+      this.#arm();
+    }
+    return fits;
+  }
+
+  drained(): Promise<boolean> {
+    const res = this.#res;
+    if (res.destroyed) return Promise.resolve(false);
+    if (!res.writableNeedDrain) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const settle = (drained: boolean) => {
+        res.off('drain', onDrain);
+        res.off('close', onClose);
+        resolve(drained);
+      };
+      const onDrain = () => settle(true);
+      const onClose = () => settle(false);
+      res.on('drain', onDrain);
+      res.on('close', onClose);
+    });
   }
 
   end(): void {
     if (!this.#res.writableEnded) this.#res.end();
   }
+
+  abort(): void {
+    this.#caughtUp();
+    if (this.#res.destroyed) return;
+    const socket = this.#res.socket;
+    if (socket && !socket.destroyed) socket.resetAndDestroy();
+    else this.#res.destroy();
+  }
+
+  #arm(): void {
+    this.#queuedAtCheck = this.#res.writableLength;
+    this.#addedSinceCheck = 0;
+    this.#watch = setTimeout(() => this.#check(), this.#limits.writeTimeoutMs);
+    this.#watch.unref?.();
+  }
+
+  #check(): void {
+    const res = this.#res;
+    if (res.destroyed || res.writableLength === 0) {
+      this.#caughtUp();
+      return;
+    }
+    const wentOut = this.#queuedAtCheck + this.#addedSinceCheck - res.writableLength;
+    if (wentOut <= 0) this.abort();
+    else this.#arm();
+  }
+
+  /** The client caught up (or is gone): no more watching. */
+  readonly #caughtUp = (): void => {
+    clearTimeout(this.#watch);
+    this.#watch = undefined;
+    this.#res.off('drain', this.#caughtUp);
+    this.#res.off('finish', this.#caughtUp);
+    this.#res.off('close', this.#caughtUp);
+  };
 }
 
 /** Writes a web `Response` (status, headers, streamed body) to a node:http response. */

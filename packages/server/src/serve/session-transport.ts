@@ -13,6 +13,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from './http-exchange.js';
+import { ReplayBudget, type ReplayLimits } from './replay-budget.js';
 import {
   HTTP_REFUSED,
   INTERNAL_ERROR,
@@ -29,13 +30,23 @@ const MAX_BATCH = 100;
 const STANDALONE = 'g';
 
 /**
- * One SSE stream of the session: a POST's (its requests' messages and responses) or the standalone
- * GET stream. The client may be away from it for a while (`outlet` unset) and come back with
- * `Last-Event-ID`; a POST's stream ends once every request of the POST is answered.
+ * Where one SSE stream's events go: the connection the client holds for it, when it holds one.
+ * While a replay writes what the client missed (at the pace it reads), live events wait in the
+ * session's event buffer and the replay sends them once it caught up; an end asked for meanwhile
+ * waits for it too.
  */
-interface Stream {
-  readonly id: string;
+interface Pipe {
   outlet: EventOutlet | undefined;
+  replaying?: { endAfter: boolean } | undefined;
+}
+
+/**
+ * One SSE stream of the session: a POST's (its requests' messages and responses). The client may
+ * be away from it for a while (`outlet` unset) and come back with `Last-Event-ID`; a POST's stream
+ * ends once every request of the POST is answered. (The standalone GET stream is a plain pipe.)
+ */
+interface Stream extends Pipe {
+  readonly id: string;
   /** The POST's requests not answered yet (one id, or several for a batch). */
   waiting: RequestId[];
   /** Set while the client is away after a drop: when it fires, the requests are cancelled. */
@@ -48,8 +59,13 @@ export interface SessionTransportOptions {
   readonly retryMs: number;
   /** How long a dropped stream's requests wait for the client to reconnect before they are cancelled. */
   readonly resumeGraceMs: number;
+  /** Replays (resumptions) at once and bytes re-sent per window. Default: 8, and 4 MiB per 5 minutes. */
+  readonly replays?: ReplayLimits;
   readonly now?: () => number;
 }
+
+/** Eight replays at once; four times the event buffer (1 MiB) re-sent per five minutes. */
+const REPLAY_LIMITS: ReplayLimits = { maxInFlight: 8, maxBytes: 4 * 1024 * 1024, windowMs: 5 * 60_000 };
 
 /**
  * The transport of one 2025-era Streamable HTTP session, writing server-sent events straight to
@@ -75,7 +91,8 @@ export class SessionTransport implements Transport {
   readonly #resumeGraceMs: number;
   readonly #byRequest = new Map<RequestId, Stream>();
   readonly #streams = new Map<string, Stream>();
-  #standalone: EventOutlet | undefined;
+  readonly #standalone: Pipe = { outlet: undefined };
+  readonly #replays: ReplayBudget;
   #supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #initialized = false;
   #initializeId: RequestId | undefined;
@@ -92,6 +109,7 @@ export class SessionTransport implements Transport {
     this.#retryMs = options.retryMs;
     this.#resumeGraceMs = options.resumeGraceMs;
     this.events = new SessionEvents(options.now ? { now: options.now } : {});
+    this.#replays = new ReplayBudget(options.replays ?? REPLAY_LIMITS, options.now);
   }
 
   /** Whether an `initialize` was accepted for dispatch and its response has not been sent yet. */
@@ -219,16 +237,14 @@ export class SessionTransport implements Transport {
       this.#resume(lastEventId, exchange, respond);
       return;
     }
-    if (this.#standalone) {
+    if (this.#standalone.outlet) {
       const message = 'Conflict: this session has a GET stream open already; only one is allowed.';
       respond.json(409, rpcError(null, HTTP_REFUSED, message));
       return;
     }
     const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
-    this.#standalone = outlet;
-    exchange.onAbort(() => {
-      if (this.#standalone === outlet) this.#standalone = undefined;
-    });
+    this.#standalone.outlet = outlet;
+    exchange.onAbort(() => this.#standaloneDropped(outlet));
   }
 
   /** Checks a DELETE's protocol header; the caller ends the session when this answers `undefined`. */
@@ -242,7 +258,7 @@ export class SessionTransport implements Transport {
     const data = JSON.stringify(message);
     if (requestId === undefined) {
       const eventId = this.events.store(STANDALONE, data);
-      this.#standalone?.write(sseEvent(data, eventId));
+      deliver(this.#standalone, sseEvent(data, eventId));
       return;
     }
     const stream = this.#byRequest.get(requestId);
@@ -253,7 +269,7 @@ export class SessionTransport implements Transport {
       );
     }
     const eventId = this.events.store(stream.id, data);
-    stream.outlet?.write(sseEvent(data, eventId));
+    deliver(stream, sseEvent(data, eventId));
     if (!isResponse) return;
     if (requestId === this.#initializeId) {
       this.#initializeId = undefined;
@@ -270,8 +286,8 @@ export class SessionTransport implements Transport {
 
   /** Writes a keep-alive comment on every open stream (proxies close streams that stay silent). */
   keepAlive(): void {
-    for (const stream of this.#streams.values()) stream.outlet?.write(': keep-alive\n\n');
-    this.#standalone?.write(': keep-alive\n\n');
+    for (const stream of this.#streams.values()) deliver(stream, ': keep-alive\n\n');
+    deliver(this.#standalone, ': keep-alive\n\n');
   }
 
   /**
@@ -290,15 +306,23 @@ export class SessionTransport implements Transport {
     this.#closed = true;
     for (const stream of this.#streams.values()) {
       clearTimeout(stream.orphaned);
-      this.#endOutlet(stream);
+      this.#endOutlet(stream, true);
     }
     this.#streams.clear();
     this.#byRequest.clear();
-    this.#endStandalone();
+    this.#endOutlet(this.#standalone, true);
     this.#settleInitialized(false);
     this.onclose?.();
   }
 
+  /**
+   * A client back with `Last-Event-ID`: the stream moves to this connection, which first gets what
+   * the stream sent after that event, written as fast as the client reads it, then the stream's live
+   * events. The stream may still look open here: a dropped connection is often noticed only later (a
+   * half-open TCP connection, never). The client resuming it is the one it belongs to (same session,
+   * same user), so the old connection is dropped, with whatever it still had queued. Replays are
+   * bounded per session (see {@link ReplayBudget}).
+   */
   #resume(lastEventId: string, exchange: HttpExchange, respond: HttpResponder): void {
     const sent = this.events.after(lastEventId);
     if (!sent) {
@@ -306,27 +330,62 @@ export class SessionTransport implements Transport {
       respond.json(400, rpcError(null, HTTP_REFUSED, message));
       return;
     }
-    const live = sent.streamId === STANDALONE ? undefined : this.#streams.get(sent.streamId);
-    // The stream may still look open here: a dropped connection is often noticed only later (a
-    // half-open TCP connection, never). The client resuming it is the one it belongs to (same
-    // session, same user), so the old connection is ended and the stream moves to the new one.
-    if (sent.streamId === STANDALONE) this.#endStandalone();
-    else this.#endOutlet(live);
-    const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
-    for (const [eventId, data] of sent.events) outlet.write(sseEvent(data, eventId));
-    if (sent.streamId === STANDALONE) {
-      this.#standalone = outlet;
-      exchange.onAbort(() => {
-        if (this.#standalone === outlet) this.#standalone = undefined;
-      });
-    } else if (live) {
-      clearTimeout(live.orphaned);
-      live.orphaned = undefined;
-      live.outlet = outlet;
-      exchange.onAbort(() => this.#dropped(live, outlet));
-    } else {
-      outlet.end(); // every request of that stream was answered: the replay was all of it
+    const refused = this.#replays.take(sent.events.reduce((sum, [, data]) => sum + data.length, 0));
+    if (refused) {
+      const message =
+        refused === 'busy'
+          ? 'Too Many Requests: this session is replaying several streams already; wait for one to finish.'
+          : 'Too Many Requests: this session re-sent too much lately; wait a few minutes, or start a new session.';
+      respond.json(429, rpcError(null, HTTP_REFUSED, message));
+      return;
     }
+    const pipe = sent.streamId === STANDALONE ? this.#standalone : this.#streams.get(sent.streamId);
+    const outlet = respond.eventStream({ 'mcp-session-id': this.sessionId });
+    if (pipe) {
+      const old = pipe.outlet;
+      pipe.outlet = outlet;
+      pipe.replaying = { endAfter: false };
+      if (pipe === this.#standalone) exchange.onAbort(() => this.#standaloneDropped(outlet));
+      else {
+        const stream = pipe as Stream;
+        clearTimeout(stream.orphaned);
+        stream.orphaned = undefined;
+        exchange.onAbort(() => this.#dropped(stream, outlet));
+      }
+      old?.abort();
+    }
+    void this.#replay(sent.events, pipe, outlet).finally(() => this.#replays.release());
+  }
+
+  /**
+   * Writes `events` to `outlet` as the client takes them, then what the stream sent meanwhile, until
+   * it has caught up; then live events flow to it again. Without a `pipe` (every request of the
+   * stream was answered) the replay is all there is, and the connection ends after it. A replay the
+   * client left, or that another resumption took over, stops; one whose next event the buffer no
+   * longer holds drops the connection (the client resumes from what it has, or calls again).
+   */
+  async #replay(events: [string, string][], pipe: Pipe | undefined, outlet: EventOutlet): Promise<void> {
+    const current = () => !pipe || pipe.outlet === outlet;
+    let batch = events;
+    let last: string | undefined;
+    for (;;) {
+      for (const [eventId, data] of batch) {
+        if (!current()) return;
+        last = eventId;
+        if (!outlet.write(sseEvent(data, eventId)) && !(await outlet.drained())) return;
+      }
+      if (!current()) return;
+      if (last === undefined) break;
+      const more = this.events.after(last);
+      if (!more) return outlet.abort();
+      if (more.events.length === 0) break;
+      batch = more.events;
+    }
+    // Caught up: nothing can be stored between the check above and here.
+    if (!pipe) return outlet.end();
+    const endAfter = pipe.replaying?.endAfter === true;
+    pipe.replaying = undefined;
+    if (endAfter || this.#closed) this.#endOutlet(pipe);
   }
 
   /**
@@ -337,6 +396,7 @@ export class SessionTransport implements Transport {
   #dropped(stream: Stream, outlet: EventOutlet | undefined): void {
     if (stream.outlet !== outlet || this.#streams.get(stream.id) !== stream) return;
     stream.outlet = undefined;
+    stream.replaying = undefined;
     if (this.#resumeGraceMs <= 0) {
       this.#cancel(stream);
       return;
@@ -361,18 +421,30 @@ export class SessionTransport implements Transport {
     }
   }
 
-  /** Ends a stream's connection on the server's side (the call goes on; the client may resume). */
-  #endOutlet(stream: Stream | undefined): void {
-    const outlet = stream?.outlet;
-    if (!stream || !outlet) return;
-    stream.outlet = undefined;
+  /**
+   * Ends a stream's connection on the server's side (the call goes on; the client may resume). A
+   * replay in progress ends it once it caught up, unless `now`.
+   */
+  #endOutlet(pipe: Pipe | undefined, now = false): void {
+    const outlet = pipe?.outlet;
+    if (!pipe || !outlet) return;
+    if (pipe.replaying && !now) {
+      pipe.replaying.endAfter = true;
+      return;
+    }
+    pipe.outlet = undefined;
+    pipe.replaying = undefined;
     outlet.end();
   }
 
   #endStandalone(): void {
-    const outlet = this.#standalone;
-    this.#standalone = undefined;
-    outlet?.end();
+    this.#endOutlet(this.#standalone);
+  }
+
+  #standaloneDropped(outlet: EventOutlet): void {
+    if (this.#standalone.outlet !== outlet) return;
+    this.#standalone.outlet = undefined;
+    this.#standalone.replaying = undefined;
   }
 
   #prime(stream: Stream): void {
@@ -386,4 +458,9 @@ export class SessionTransport implements Transport {
     const message = `Bad Request: unsupported protocol version ${version} (supported: ${this.#supported.join(', ')}).`;
     return rpcError(null, HTTP_REFUSED, message);
   }
+}
+
+/** Writes to a stream's connection, unless a replay holds it (the replay sends what came meanwhile). */
+function deliver(pipe: Pipe, frames: string): void {
+  if (!pipe.replaying) pipe.outlet?.write(frames);
 }
