@@ -97,7 +97,7 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
     const page = await newPage();
     const session = oauthSession({
       redirectUri: REDIRECT,
-      clientName: `Brightgrid e2e ${era}`,
+      clientName: `Parley e2e ${era}`,
       authorize: signInInBrowser(page, REDIRECT, 'alice', 'wonderland'),
     });
     const client = await connect(brightgrid.url, {

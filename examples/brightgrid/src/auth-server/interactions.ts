@@ -4,6 +4,7 @@ import type { Store } from '../db.js';
 import { html, page } from '../web/html.js';
 import { MAX_FORM_BYTES } from '../web/read-form.js';
 import { SignInThrottle } from '../web/sign-in-throttle.js';
+import { isLoopbackRedirect } from './app-names.js';
 
 /** What the consent page says each scope lets an app do. */
 const SCOPE_WORDS: Record<string, string> = {
@@ -18,9 +19,16 @@ const SCOPE_WORDS: Record<string, string> = {
  * The sign-in and consent pages of Brightgrid ID (`/interaction/:uid`): the person signs in with
  * their store user name and password, then allows (or denies) what the app asked for. Each page
  * belongs to one authorization request: oidc-provider checks the interaction cookie matches it.
- * Failed passwords are throttled per user name and per address.
+ * Failed passwords are throttled per user name and per address. Both pages say where the browser
+ * goes next (the redirect's host) and mark an app that registered itself as unverified: its name
+ * is whatever it chose; `verified` lists the apps Brightgrid ID was configured with.
  */
-export function interactionRoutes(provider: Provider, store: Store, throttle = new SignInThrottle()) {
+export function interactionRoutes(
+  provider: Provider,
+  store: Store,
+  verified: ReadonlySet<string> = new Set(),
+  throttle = new SignInThrottle(),
+) {
   const issuerOrigin = new URL(provider.issuer).origin;
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -51,19 +59,23 @@ export function interactionRoutes(provider: Provider, store: Store, throttle = n
     }
     const clientId = String(details.params.client_id ?? '');
     const client = await provider.Client.find(clientId);
-    const appName = client?.clientName ?? clientId;
+    const app: App = {
+      name: client?.clientName ?? clientId,
+      verified: verified.has(clientId),
+      destination: destinationOf(details.params.redirect_uri),
+    };
     const redirectOrigin = originOf(details.params.redirect_uri);
     const show = (body: ReturnType<typeof html>, status = 200) =>
       send(res, withFormAction(page('Brightgrid ID', body, { status }), redirectOrigin));
 
     const action = match[2];
     if (req.method === 'GET' && action === undefined) {
-      if (details.prompt.name === 'login') await show(loginPage(details.uid, appName));
+      if (details.prompt.name === 'login') await show(loginPage(details.uid, app));
       else {
         const scopes = requestedScopes(details.prompt.details);
         // Clients allowed the refresh_token grant stay signed in (see issueRefreshToken).
         if (client?.grantTypes?.includes('refresh_token')) scopes.push('offline_access');
-        await show(consentPage(details.uid, appName, [...new Set(scopes)]));
+        await show(consentPage(details.uid, app, [...new Set(scopes)]));
       }
       return true;
     }
@@ -82,7 +94,7 @@ export function interactionRoutes(provider: Provider, store: Store, throttle = n
       const wait = throttle.retryAfter(name, address);
       if (wait > 0) {
         await show(
-          loginPage(details.uid, appName, `Too many failed sign-ins. Try again in ${wait} seconds.`),
+          loginPage(details.uid, app, `Too many failed sign-ins. Try again in ${wait} seconds.`),
           429,
         );
         return true;
@@ -90,7 +102,7 @@ export function interactionRoutes(provider: Provider, store: Store, throttle = n
       const user = await store.checkPassword(name, form.get('password') ?? '');
       if (user === undefined) {
         throttle.failed(name, address);
-        await show(loginPage(details.uid, appName, 'Wrong user name or password.'), 401);
+        await show(loginPage(details.uid, app, 'Wrong user name or password.'), 401);
         return true;
       }
       await provider.interactionFinished(
@@ -135,9 +147,39 @@ export function interactionRoutes(provider: Provider, store: Store, throttle = n
   };
 }
 
-function loginPage(uid: string, appName: string, error?: string) {
+/** The app a sign-in is for, as the pages present it. */
+interface App {
+  /** The name it registered with (its own choice unless it is verified). */
+  readonly name: string;
+  /** Configured into Brightgrid ID; anything else registered itself. */
+  readonly verified: boolean;
+  /** Where the browser goes after the person chooses. */
+  readonly destination: Destination | undefined;
+}
+
+/** The redirect's host, and whether it is the person's own computer (a loopback address). */
+interface Destination {
+  readonly host: string;
+  readonly thisComputer: boolean;
+}
+
+function appNotice(app: App) {
+  const where =
+    app.destination === undefined
+      ? ''
+      : html`<p>After you choose, your browser goes to <strong class="destination">${app.destination.host}</strong>${
+          app.destination.thisComputer ? ' (an app on this computer)' : ''
+        }. Go on only if you started this sign-in in that app.</p>`;
+  const unverified = app.verified
+    ? ''
+    : html`<p class="warning" role="note"><strong>Unverified app.</strong> It registered itself with Brightgrid ID and chose the name “${app.name}” itself: nobody checked who made it.</p>`;
+  return html`${unverified}${where}`;
+}
+
+function loginPage(uid: string, app: App, error?: string) {
   return html`<h1>Sign in to Brightgrid ID</h1>
-<p class="muted"><strong>${appName}</strong> asks you to sign in with your Brightgrid store account.</p>
+<p class="muted"><strong>${app.name}</strong> asks you to sign in with your Brightgrid store account.</p>
+${appNotice(app)}
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post" action="/interaction/${uid}/login">
   <label for="username">User name</label>
@@ -148,9 +190,10 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 </form>`;
 }
 
-function consentPage(uid: string, appName: string, scopes: string[]) {
-  return html`<h1>Allow ${appName}?</h1>
-<p><strong>${appName}</strong> asks to:</p>
+function consentPage(uid: string, app: App, scopes: string[]) {
+  return html`<h1>Allow ${app.name}?</h1>
+${appNotice(app)}
+<p><strong>${app.name}</strong> asks to:</p>
 <ul>${scopes.map((scope) => html`<li>${SCOPE_WORDS[scope] ?? scope}</li>`)}</ul>
 <form method="post" action="/interaction/${uid}/consent">
   <button type="submit" name="decision" value="allow">Allow</button>
@@ -164,6 +207,19 @@ function requestedScopes(details: Record<string, unknown>): string[] {
     (details.missingResourceScopes as Record<string, string[]> | undefined) ?? {},
   ).flat();
   return [...new Set([...resource, ...oidc])];
+}
+
+function destinationOf(value: unknown): Destination | undefined {
+  try {
+    if (typeof value !== 'string') return undefined;
+    const url = new URL(value);
+    return {
+      host: url.host,
+      thisComputer: url.protocol === 'http:' && isLoopbackRedirect(value),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 function originOf(value: unknown): string | undefined {

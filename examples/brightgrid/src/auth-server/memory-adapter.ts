@@ -3,13 +3,29 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 /** Past this many entries, expired ones are swept on the next write. */
 const SWEEP_AT = 10_000;
 
+/** Artefacts that show a registered client was used: someone allowed it, or it got tokens. */
+const USES = new Set(['Grant', 'AccessToken', 'RefreshToken', 'ClientCredentials']);
+
+/** oidc-provider's storage in memory, and what Brightgrid ID asks it about registered clients. */
+export interface MemoryStorage {
+  readonly Adapter: new (model: string) => Adapter;
+  /** Whether a self-registered client is still kept. */
+  has(clientId: string): boolean;
+  /** Whether a self-registered client was used (see {@link USES}). */
+  used(clientId: string): boolean;
+  /** Forgets a self-registered client. */
+  forget(clientId: string): void;
+}
+
 /**
  * oidc-provider's storage, in this process's memory: sign-ins, grants, codes, tokens and
- * registered clients last until the demo stops. Entries expire with the artefact they hold.
- * (oidc-provider's own memory adapter does the same but warns on every start.)
+ * registered clients last until the demo stops. Entries expire with the artefact they hold; a
+ * self-registered client nobody used expires after `unusedClientTtlSeconds`, and one that was used
+ * lives as long as what it was given. (oidc-provider's own memory adapter keeps clients forever,
+ * and warns on every start.)
  */
-export function memoryAdapter(): new (model: string) => Adapter {
-  const entries = new Map<string, { payload: AdapterPayload; expiresAt: number }>();
+export function memoryStorage(options: { readonly unusedClientTtlSeconds: number }): MemoryStorage {
+  const entries = new Map<string, { payload: AdapterPayload; expiresAt: number; used?: boolean }>();
   const alive = (key: string) => {
     const entry = entries.get(key);
     if (entry === undefined) return undefined;
@@ -19,7 +35,14 @@ export function memoryAdapter(): new (model: string) => Adapter {
     }
     return entry.payload;
   };
-  return class MemoryAdapter implements Adapter {
+  /** A use of the client extends its life to that of what it was given. */
+  const usedBy = (clientId: string, until: number) => {
+    const client = entries.get(`Client:${clientId}`);
+    if (client === undefined || alive(`Client:${clientId}`) === undefined) return;
+    client.used = true;
+    client.expiresAt = Math.max(client.expiresAt, until);
+  };
+  const Adapter = class MemoryAdapter implements Adapter {
     readonly #model: string;
     constructor(model: string) {
       this.#model = model;
@@ -32,8 +55,15 @@ export function memoryAdapter(): new (model: string) => Adapter {
         const now = Date.now();
         for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
       }
-      const expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : Number.POSITIVE_INFINITY;
+      let expiresAt = expiresIn ? Date.now() + expiresIn * 1000 : Number.POSITIVE_INFINITY;
+      if (this.#model === 'Client' || this.#model === 'RegistrationAccessToken') {
+        const kept = this.#model === 'Client' ? entries.get(this.#key(id)) : undefined;
+        expiresAt = kept?.used ? kept.expiresAt : Date.now() + options.unusedClientTtlSeconds * 1000;
+        entries.set(this.#key(id), { payload, expiresAt, ...(kept?.used && { used: true }) });
+        return;
+      }
       entries.set(this.#key(id), { payload, expiresAt });
+      if (USES.has(this.#model) && typeof payload.clientId === 'string') usedBy(payload.clientId, expiresAt);
       if (payload.grantId !== undefined) {
         const grant = `grant:${payload.grantId}`;
         const members = (alive(grant) as unknown as { keys?: string[] } | undefined)?.keys ?? [];
@@ -68,5 +98,12 @@ export function memoryAdapter(): new (model: string) => Adapter {
         entries.delete(key);
       entries.delete(grant);
     }
+  };
+  return {
+    Adapter,
+    has: (clientId) => alive(`Client:${clientId}`) !== undefined,
+    used: (clientId) =>
+      alive(`Client:${clientId}`) !== undefined && entries.get(`Client:${clientId}`)?.used === true,
+    forget: (clientId) => void entries.delete(`Client:${clientId}`),
   };
 }

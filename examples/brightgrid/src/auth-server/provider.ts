@@ -7,7 +7,9 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider';
 import type { Store } from '../db.js';
-import { memoryAdapter } from './memory-adapter.js';
+import { redirectUriProblem, reservedNameProblem } from './app-names.js';
+import { memoryStorage } from './memory-adapter.js';
+import { REGISTRATION_LIMITS, type RegistrationLimits, registrationGuard } from './registration-guard.js';
 import {
   ASSERTION_ALGS,
   actingSubject,
@@ -42,6 +44,8 @@ export interface AuthProviderOptions {
   readonly accessTokenFormat?: 'jwt' | 'opaque';
   /** Seconds an access token lives. Default 600. */
   readonly accessTokenTtl?: number;
+  /** How much apps may register themselves, per address. */
+  readonly registration?: Partial<RegistrationLimits>;
 }
 
 /** The signing algorithm of ID tokens and JWT access tokens. */
@@ -68,9 +72,11 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
   const resourceScope = options.resourceScopes.join(' ');
   const ttl = options.accessTokenTtl ?? 600;
   const services = options.serviceClients ?? [];
+  const registration = { ...REGISTRATION_LIMITS, ...options.registration };
+  const storage = memoryStorage({ unusedClientTtlSeconds: registration.unusedTtlSeconds });
 
   const configuration: Configuration = {
-    adapter: memoryAdapter(),
+    adapter: storage.Adapter,
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     clients: [
@@ -90,6 +96,23 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
       id_token_signed_response_alg: ALG,
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
+    },
+    // Every client's redirect URIs, and the name a self-registered app gives itself, are checked
+    // here (oidc-provider runs this for every client it reads, so it must not depend on when).
+    extraClientMetadata: {
+      properties: ['client_name', 'redirect_uris'],
+      validator(ctx, key, value, metadata) {
+        if (key === 'redirect_uris') {
+          for (const uri of (value as string[] | undefined) ?? []) {
+            const problem = redirectUriProblem(uri);
+            if (problem !== undefined) throw new errors.InvalidClientMetadata(problem);
+          }
+        }
+        if (key === 'client_name' && ctx?.oidc?.route === 'registration') {
+          const problem = reservedNameProblem(value, (metadata.redirect_uris as string[] | undefined) ?? []);
+          if (problem !== undefined) throw new errors.InvalidClientMetadata(problem);
+        }
+      },
     },
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
@@ -181,5 +204,7 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
       Grant: 14 * 86_400,
     },
   };
-  return new Provider(options.issuer, configuration);
+  const provider = new Provider(options.issuer, configuration);
+  provider.use(registrationGuard(storage, registration));
+  return provider;
 }

@@ -42,7 +42,11 @@ export async function listenAuthServer(store: Store, port = 0): Promise<AuthServ
     issuer,
     async configure(options) {
       const provider = await createAuthProvider({ ...options, issuer, store });
-      const interactions = interactionRoutes(provider, store);
+      const verified = new Set([
+        ...options.clients.map((client) => client.clientId),
+        ...(options.serviceClients ?? []).map((client) => client.clientId),
+      ]);
+      const interactions = interactionRoutes(provider, store, verified);
       const callback = provider.callback();
       handle = (req, res) => {
         interactions(req, res)

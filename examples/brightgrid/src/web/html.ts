@@ -37,6 +37,8 @@ const STYLE = `
   button.secondary { background: transparent; color: inherit; }
   .error { color: #b3261e; font-weight: 600; }
   .muted { color: #5b6477; }
+  .warning { border-left: 4px solid #b3261e; padding: 0.4rem 0.8rem; background: rgb(179 38 30 / 0.08); }
+  .destination { font-family: ui-monospace, monospace; font-size: 1.05rem; }
   ul { padding-left: 1.2rem; }
 `;
 
