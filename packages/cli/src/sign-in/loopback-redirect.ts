@@ -1,5 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
+
+/** One browser brings one answer back: a handful of connections is plenty. */
+const LIMITS: HttpServerLimits = { ...SERVER_HTTP_LIMITS, maxConnections: 16 };
 
 const PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Parley</title>
 <body style="font-family: system-ui, sans-serif; margin: 3rem"><h1>Signed in</h1><p>You can close this tab and go back to the terminal.</p></body></html>`;
@@ -17,7 +21,8 @@ export class LoopbackRedirect {
   /** Starts listening (once) and resolves with the redirect URI to register and send. */
   async start(): Promise<string> {
     if (this.#uri !== undefined) return this.#uri;
-    const server = createServer((req, res) => {
+    // Parley's listener options: timeouts, a connection cap, and a gentle close after a refusal.
+    const server = createServer(httpServerOptions(LIMITS), (req, res) => {
       const url = new URL(req.url ?? '/', this.#uri);
       if (req.method !== 'GET' || url.pathname !== '/callback') {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
@@ -34,6 +39,7 @@ export class LoopbackRedirect {
       const waiters = this.#waiters.splice(0);
       for (const resolve of waiters) resolve(url);
     });
+    server.maxConnections = LIMITS.maxConnections;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
