@@ -1,7 +1,12 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
+import {
+  type HttpServerLimits,
+  httpServerOptions,
+  SERVER_HTTP_LIMITS,
+  StreamConnections,
+} from '@parley/core';
 
 /** What answers requests once the origin is known. */
 export interface Site {
@@ -30,18 +35,22 @@ export async function serveOnLoopback(
   limits: HttpServerLimits = SERVER_HTTP_LIMITS,
 ): Promise<Served> {
   let site: Site | undefined;
-  const listener = getRequestListener((request, env) => {
-    const address = (env as { incoming?: { socket?: { remoteAddress?: string } } }).incoming?.socket
-      ?.remoteAddress;
-    return site
-      ? site.fetch(request, { ...(address && { address }) })
-      : new Response('Starting', { status: 503 });
+  const listener = getRequestListener(async (request, env) => {
+    const { incoming, outgoing } = env as { incoming?: IncomingMessage; outgoing?: ServerResponse };
+    const address = incoming?.socket.remoteAddress;
+    if (!site) return new Response('Starting', { status: 503 });
+    const response = await site.fetch(request, { ...(address && { address }) });
+    // An event stream (a 2025-era call waiting for its answer) holds its connection open.
+    if (outgoing && response.headers.get('content-type')?.startsWith('text/event-stream'))
+      streams.hold(outgoing.socket);
+    return response;
   });
-  // Slow headers or bodies are cut off at the timeouts, and connections past the cap are dropped.
+  // Slow headers or bodies are cut off at the timeouts, and connections past the cap are dropped
+  // (held event streams each make room for themselves and for the connection that answers them).
   const http = createServer(httpServerOptions(limits), (req, res) => {
     void listener(req, res);
   });
-  http.maxConnections = limits.maxConnections;
+  const streams = new StreamConnections(http, limits);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, '127.0.0.1', () => resolve());

@@ -5,3 +5,4 @@ export {
   httpServerOptions,
   SERVER_HTTP_LIMITS,
 } from './server-limits.js';
+export { type ClosingSocket, type ConnectionCapped, StreamConnections } from './stream-connections.js';

@@ -20,7 +20,10 @@ export interface HttpServerLimits {
    * 120 s, where Node's own default holds a trickled body for 300 s.
    */
   readonly requestTimeoutMs: number;
-  /** Open connections at most; more are closed on arrival. */
+  /**
+   * Open connections at most, not counting those held by event streams (see `maxStreams`); more
+   * are closed on arrival.
+   */
   readonly maxConnections: number;
   /**
    * After answering a request whose body it did not read (a 413), the longest the listener keeps the
@@ -30,6 +33,13 @@ export interface HttpServerLimits {
   readonly lingerMs?: number;
   /** How much of such a body the listener reads and discards meanwhile (then it only waits). Default 64 MiB. */
   readonly lingerBytes?: number;
+  /**
+   * Connections that carry a response held open as an event stream (a 2025-era call waiting for
+   * its answer, a listen stream), each bringing room for two connections beyond `maxConnections`
+   * until it closes: itself, and the one that answers it (see `StreamConnections`). Default 8192; 0
+   * counts them against `maxConnections` like any other.
+   */
+  readonly maxStreams?: number;
 }
 
 /** Defaults for a server meant for many clients (Parley's `listen`, the demo store). */
@@ -39,6 +49,7 @@ export const SERVER_HTTP_LIMITS: HttpServerLimits = {
   maxConnections: 1024,
   lingerMs: 2000,
   lingerBytes: 64 * 1024 * 1024,
+  maxStreams: 8192,
 };
 
 /** The subset of `node:http`'s `ServerOptions` that {@link httpServerOptions} sets. */
@@ -76,6 +87,10 @@ export function httpServerOptions(limits: HttpServerLimits): HttpListenerOptions
     throw new RangeError(
       `HTTP limits: lingerMs (${lingerMs}) and lingerBytes (${lingerBytes}) must be zero or more.`,
     );
+  }
+  const { maxStreams } = limits;
+  if (maxStreams !== undefined && !(Number.isInteger(maxStreams) && maxStreams >= 0)) {
+    throw new RangeError(`HTTP limits: maxStreams must be 0 or a positive integer (got ${maxStreams}).`);
   }
   return {
     headersTimeout: headersTimeoutMs,

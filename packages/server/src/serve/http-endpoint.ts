@@ -84,6 +84,24 @@ export interface EndpointOptions {
   readonly maxSessionsPerUser?: number;
   /** Open 2025-era sessions of all anonymous callers together at most. Default 100. */
   readonly maxAnonymousSessions?: number;
+  /**
+   * Open 2025-era sessions of the anonymous callers of one address at most (an IPv6 address counts
+   * by its /64), so one address cannot take the anonymous quota from everyone else. Default 10. Behind
+   * a proxy every caller has the proxy's address: pass the client's own to `endpoint.fetch(request,
+   * { remoteAddress })`.
+   */
+  readonly maxSessionsPerAddress?: number;
+  /**
+   * Requests one 2025-era session may have in flight (each holds its response stream open until it
+   * is answered, a call waiting on a person among them). More are refused with 429 and a message
+   * saying so. Default 2000.
+   */
+  readonly maxCallsPerSession?: number;
+  /**
+   * Requests one user may have in flight across all their 2025-era sessions (anonymous callers:
+   * per address). More are refused with 429 and a message saying so. Default 4000.
+   */
+  readonly maxCallsPerUser?: number;
   /** 2026-07-28 `subscriptions/listen` streams: how many, and how large their filters. */
   readonly subscriptions?: {
     /** Streams open at once, in all. Default: `maxSessions` (1000). */
@@ -181,6 +199,9 @@ export class Endpoint {
       maxSessions: options.maxSessions ?? 1000,
       maxSessionsPerUser: options.maxSessionsPerUser ?? 20,
       maxAnonymousSessions: options.maxAnonymousSessions ?? 100,
+      maxSessionsPerAddress: options.maxSessionsPerAddress ?? 10,
+      maxCallsPerSession: options.maxCallsPerSession ?? 2000,
+      maxCallsPerUser: options.maxCallsPerUser ?? 4000,
       idleMs: options.sessionIdleMs ?? 30 * 60_000,
       sseRetryMs: options.sseRetryMs ?? 1000,
       resumeGraceMs: options.resumeGraceMs ?? 5000,

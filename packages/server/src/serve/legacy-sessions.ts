@@ -1,4 +1,5 @@
 import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
+import { callerKey } from './caller-key.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
@@ -18,6 +19,8 @@ class Session {
     readonly transport: SessionTransport,
     readonly server: Server,
     readonly principal: string | undefined,
+    /** An anonymous caller's `callerKey` (by its address); `undefined` for a signed-in user. */
+    readonly address: string | undefined,
     now: number,
   ) {
     this.lastSeen = now;
@@ -30,6 +33,10 @@ class Session {
 }
 
 export interface LegacySessionOptions extends SessionLimits {
+  /** Requests one session may have in flight. */
+  readonly maxCallsPerSession: number;
+  /** Requests one user (an anonymous caller: one address) may have in flight across their sessions. */
+  readonly maxCallsPerUser: number;
   /** Builds the SDK server for a new 2025-era session. */
   readonly build: () => Server;
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
@@ -50,6 +57,11 @@ const REFUSALS: Readonly<Record<SessionQuota, { status: number; message: string 
     status: 429,
     message:
       'Too many open sessions for this user, each busy with a call; end one (DELETE with its Mcp-Session-Id) or wait for a call to finish.',
+  },
+  address: {
+    status: 429,
+    message:
+      'Too many open anonymous sessions from this address, each busy with a call; end one (DELETE with its Mcp-Session-Id), sign in (send credentials) or wait for a call to finish.',
   },
   anonymous: {
     status: 429,
@@ -142,8 +154,11 @@ export class LegacySessions {
       if (session.routed) router?.touched(session.id);
       const { transport } = session;
       switch (exchange.method) {
-        case 'POST':
+        case 'POST': {
+          const overBudget = this.#callBudgetRefusal(session, body?.parsed);
+          if (overBudget) return respond.json(429, overBudget);
           return transport.post(exchange, respond, body?.parsed, authInfo);
+        }
         case 'GET':
           return transport.get(exchange, respond);
         case 'DELETE': {
@@ -164,7 +179,8 @@ export class LegacySessions {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
       return respond.json(400, rpcError(null, HTTP_REFUSED, message));
     }
-    const admission = admitSession(this.#sessions.values(), principal, this.#options);
+    const address = principal === undefined ? callerKey(undefined, exchange.remoteAddress) : undefined;
+    const admission = admitSession(this.#sessions.values(), { principal, address }, this.#options);
     if ('refuse' in admission) {
       const { status, message } = REFUSALS[admission.refuse];
       return respond.json(status, rpcError(null, HTTP_REFUSED, message));
@@ -186,7 +202,7 @@ export class LegacySessions {
         void this.#options.router?.closed(id);
       }
     };
-    const session = new Session(id, transport, server, principal, this.#now());
+    const session = new Session(id, transport, server, principal, address, this.#now());
     this.#sessions.set(id, session);
     try {
       await server.connect(transport);
@@ -222,6 +238,35 @@ export class LegacySessions {
       if (session.routed) void this.#options.router?.closed(id);
       void session.server.close().catch(() => {});
     }
+  }
+
+  /**
+   * Refuses a POST whose requests would take its session, or its user (an anonymous caller: its
+   * address) across their sessions, past the requests they may have in flight; `undefined` admits it.
+   * Responses and notifications (an answer to a question among them) are never refused.
+   */
+  #callBudgetRefusal(session: Session, parsed: unknown): ReturnType<typeof rpcError> | undefined {
+    const messages = Array.isArray(parsed) ? parsed : [parsed];
+    const requests = messages.filter(
+      (message) => typeof message === 'object' && message !== null && 'method' in message && 'id' in message,
+    );
+    if (requests.length === 0) return undefined;
+    const id = messages.length === 1 ? (requests[0] as { id?: unknown }).id : null;
+    const { maxCallsPerSession, maxCallsPerUser } = this.#options;
+    if (session.inFlight + requests.length > maxCallsPerSession) {
+      const message = `Too many requests in flight on this session (at most ${maxCallsPerSession}); wait for some to finish before sending more.`;
+      return rpcError(id, HTTP_REFUSED, message);
+    }
+    let owned = requests.length;
+    for (const other of this.#sessions.values()) {
+      if (other.principal === session.principal && other.address === session.address) owned += other.inFlight;
+    }
+    if (owned > maxCallsPerUser) {
+      const who = session.principal === undefined ? 'from this address' : 'of this user';
+      const message = `Too many requests in flight ${who} across its sessions (at most ${maxCallsPerUser}); wait for some to finish before sending more.`;
+      return rpcError(id, HTTP_REFUSED, message);
+    }
+    return undefined;
   }
 
   #record(session: Session): Omit<SessionRecord, 'owner'> {

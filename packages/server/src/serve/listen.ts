@@ -6,7 +6,13 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HttpServerLimits, httpServerOptions, readCappedBody, SERVER_HTTP_LIMITS } from '@parley/core';
+import {
+  type HttpServerLimits,
+  httpServerOptions,
+  readCappedBody,
+  SERVER_HTTP_LIMITS,
+  StreamConnections,
+} from '@parley/core';
 import type { App } from '../app.js';
 import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
@@ -28,7 +34,9 @@ export interface ListenOptions extends EndpointOptions {
   readonly routes?: (request: Request) => Response | undefined | Promise<Response | undefined>;
   /**
    * Timeouts and the connection cap of the listener. Defaults: headers within 60 s, a whole
-   * request within 120 s, 1024 connections.
+   * request within 120 s, 1024 connections, plus room for two more per connection that carries a
+   * response held open as an event stream (a 2025-era call in flight: its stream and the connection
+   * that answers it), for up to 8192 such connections.
    */
   readonly limits?: Partial<HttpServerLimits>;
 }
@@ -82,7 +90,7 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   const http = createHttpServer(httpServerOptions(limits), (req, res) => {
     const isEndpoint = (req.url ?? '/').split('?')[0] === path;
     const served = isEndpoint
-      ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res, slowReaders))
+      ? endpoint.serve(nodeExchange(req, res, origin), nodeResponder(res, slowReaders, streams))
       : pages(req, res);
     served.catch((error: unknown) => {
       app.log('error', `HTTP: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -90,7 +98,8 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
       res.end('Internal error');
     });
   });
-  http.maxConnections = limits.maxConnections;
+  // Sets and keeps up http.maxConnections: held streams do not starve the answers to their questions.
+  const streams = new StreamConnections(http, limits);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, host, () => resolve());

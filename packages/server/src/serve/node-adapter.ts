@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StreamConnections } from '@parley/core';
 import {
   type EventOutlet,
   eventStreamHeaders,
@@ -114,10 +115,15 @@ function chunksOf(req: IncomingMessage): AsyncIterable<Uint8Array> {
   };
 }
 
-/** Answers on a node:http response; its event streams drop a client that stops reading (`limits`). */
+/**
+ * Answers on a node:http response; its event streams drop a client that stops reading (`limits`).
+ * `streams`, when given, is told of each event stream the response becomes, so a connection that
+ * holds one does not take a place under the listener's connection cap.
+ */
 export function nodeResponder(
   res: ServerResponse,
   limits: SlowReaderLimits = SLOW_READER_LIMITS,
+  streams?: StreamConnections,
 ): HttpResponder {
   const responder: HttpResponder = {
     json(status, body) {
@@ -139,6 +145,7 @@ export function nodeResponder(
       res.writeHead(200, { ...eventStreamHeaders(), ...headers });
       // Headers go out now, not with the first event: a stream may stay silent for a while.
       res.flushHeaders();
+      streams?.hold(res.socket);
       return new NodeOutlet(res, limits);
     },
     async web(response) {

@@ -1,7 +1,8 @@
 /**
  * A Parley server for the handshake-era fault tests, as a real process. Its one tool asks a question
  * and waits. It reports `server.pendingQuestions` on stderr (`pending=<n>` at every change) and,
- * over HTTP, at `GET /stats` with its memory after a garbage collection (run it with --expose-gc).
+ * over HTTP, at `GET /stats` with its memory after a garbage collection (run it with --expose-gc)
+ * and its open connections (now, and the most at once).
  *
  * Environment: PENDING_TRANSPORT (`http` | `stdio`), PENDING_TIMEOUT_MS (questionTimeoutMs),
  * PENDING_RESUME_GRACE_MS (how long a dropped call waits for its client to reconnect; 200 here, so
@@ -47,17 +48,22 @@ if (process.env.PENDING_TRANSPORT === 'stdio') {
     }, 10);
   });
 } else {
+  // The default limits: a 2025-era host keeps one response stream open per call in flight and
+  // answers each question on another connection, and the listener makes room for both.
+  let connections = 0;
+  let peakConnections = 0;
   const listening = await server.listen({
     resumeGraceMs: Number(process.env.PENDING_RESUME_GRACE_MS ?? 200),
-    // A 2025-era client keeps one response stream open per call in flight and answers each question
-    // on a new connection: 1,000 pending calls need more than the default cap of 1,024 connections.
-    limits: { maxConnections: 4096 },
     routes(request) {
       if (new URL(request.url).pathname !== '/stats') return undefined;
       (globalThis as { gc?: () => void }).gc?.();
       const { rss, heapUsed } = process.memoryUsage();
-      return Response.json({ pending: server.pendingQuestions, rss, heapUsed });
+      return Response.json({ pending: server.pendingQuestions, rss, heapUsed, connections, peakConnections });
     },
+  });
+  listening.http.on('connection', (socket) => {
+    peakConnections = Math.max(peakConnections, ++connections);
+    socket.once('close', () => connections--);
   });
   process.stdout.write(`${listening.url}\n`);
   process.once('SIGTERM', () => void listening.close().then(() => process.exit(0)));

@@ -35,13 +35,23 @@ export class StderrLines {
   }
 }
 
+/** What the fixture's `/stats` reports. */
+export interface PendingStats {
+  readonly pending: number;
+  readonly rss: number;
+  readonly heapUsed: number;
+  /** Connections open now, and the most open at once. */
+  readonly connections: number;
+  readonly peakConnections: number;
+}
+
 /** The fixture over HTTP, with --expose-gc so `/stats` measures live memory; `env` adds its settings. */
 export async function startPendingHttp(
   timeoutMs?: number,
   env: Readonly<Record<string, string>> = {},
 ): Promise<{
   url: string;
-  stats(): Promise<{ pending: number; rss: number; heapUsed: number }>;
+  stats(): Promise<PendingStats>;
   stderr: StderrLines;
   stop(): Promise<void>;
 }> {
@@ -66,7 +76,7 @@ export async function startPendingHttp(
     stderr,
     async stats() {
       const response = await fetch(new URL('/stats', url));
-      return (await response.json()) as { pending: number; rss: number; heapUsed: number };
+      return (await response.json()) as PendingStats;
     },
     stop: () =>
       new Promise<void>((resolve) => {
