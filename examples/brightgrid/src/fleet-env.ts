@@ -1,6 +1,8 @@
 import type { FlowStore, SessionRouter } from '@parley/server';
 import { RedisFlowStore, RedisSessionRouter } from '@parley/server/redis';
 import { Redis } from 'ioredis';
+import { RedisSignInThrottle } from './web/redis-sign-in-throttle.js';
+import type { SignInLimiter } from './web/sign-in-throttle.js';
 
 /** What replicas of one fleet share, and how to let go of it. */
 export interface FleetChoice {
@@ -10,27 +12,37 @@ export interface FleetChoice {
   readonly sessionRouter: SessionRouter | undefined;
   /** What this replica's session ids start with (its name), so a balancer can route them back. */
   readonly sessionIdPrefix: string | undefined;
+  /** `undefined`: failed sign-ins are counted in this process only. */
+  readonly signInThrottle: SignInLimiter | undefined;
   close(): Promise<void>;
 }
 
 /**
  * The fleet's shared parts from the environment. With `REDIS_URL` set, replicas behind one load
  * balancer share their URL flows (a {@link RedisFlowStore}: a flow created on one replica is
- * completed on another's page and read by a third) and their 2025-era sessions (a
- * {@link RedisSessionRouter}: a session's requests may reach any replica, with no affinity);
- * otherwise nothing is shared (one process). `BRIGHTGRID_REPLICA` names the replica: in Redis, and
+ * completed on another's page and read by a third), their 2025-era sessions (a
+ * {@link RedisSessionRouter}: a session's requests may reach any replica, with no affinity) and
+ * their count of failed sign-ins (a {@link RedisSignInThrottle}: five wrong passwords spread over
+ * the replicas are five); otherwise nothing is shared (one process). `BRIGHTGRID_REPLICA` names the replica: in Redis, and
  * at the start of its session ids; `BRIGHTGRID_SESSION_ROUTER=off` leaves sessions to balancer
  * affinity on that name.
  */
 export function fleetFromEnv(env: NodeJS.ProcessEnv = process.env): FleetChoice {
   const sessionIdPrefix = env.BRIGHTGRID_REPLICA || undefined;
   if (!env.REDIS_URL)
-    return { flowStore: undefined, sessionRouter: undefined, sessionIdPrefix, close: async () => {} };
+    return {
+      flowStore: undefined,
+      sessionRouter: undefined,
+      sessionIdPrefix,
+      signInThrottle: undefined,
+      close: async () => {},
+    };
   const redis = new Redis(env.REDIS_URL);
   redis.on('error', () => {}); // ioredis reconnects by itself; the stores' calls report their own errors
   return {
     flowStore: new RedisFlowStore(redis),
     sessionIdPrefix,
+    signInThrottle: new RedisSignInThrottle(redis),
     sessionRouter:
       env.BRIGHTGRID_SESSION_ROUTER === 'off'
         ? undefined

@@ -101,6 +101,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
       authServer = await listenAuthServer(
         store,
         options.authServer === true ? 0 : (options.authServer.port ?? 0),
+        fleet.signInThrottle,
       );
     }
     const issuer = authServer?.issuer;
@@ -112,6 +113,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
         ...(fleet.flowStore && { flowStore: fleet.flowStore }),
         ...(fleet.sessionRouter && { sessionRouter: fleet.sessionRouter }),
         ...(fleet.sessionIdPrefix && { sessionIdPrefix: fleet.sessionIdPrefix }),
+        ...(fleet.signInThrottle && { signInThrottle: fleet.signInThrottle }),
         ...(options.log && { log: options.log }),
         ...(issuer !== undefined && {
           identity: { issuer, ...storeClient, ...(accessTokens === 'opaque' && { introspection }) },

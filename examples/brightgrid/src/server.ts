@@ -21,6 +21,7 @@ import { homeRoute } from './web/home.js';
 import { type IdentityProvider, oidcSignInRoutes } from './web/oidc-sign-in.js';
 import { WebSessions } from './web/session.js';
 import { signInRoutes } from './web/sign-in.js';
+import type { SignInLimiter } from './web/sign-in-throttle.js';
 
 export interface BrightgridOptions {
   readonly store: Store;
@@ -36,6 +37,11 @@ export interface BrightgridOptions {
   readonly sessionIdPrefix?: string;
   readonly now?: () => Date;
   readonly log?: Logger;
+  /**
+   * Counts failed sign-ins on the store's password page. Default: in this process; a fleet shares a
+   * `RedisSignInThrottle` so that N replicas do not allow N times the guesses.
+   */
+  readonly signInThrottle?: SignInLimiter;
   /**
    * Sign-in through an authorization server (Brightgrid ID): `/mcp` accepts its JWT access tokens
    * for this endpoint (and answers 401 with an OAuth challenge without one), and the store's pages
@@ -117,13 +123,14 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
   const endpoint = server.endpoint(protection ?? { authenticate: bearerAuth(store) });
   const routes = [
     ...(options.identity === undefined ? [] : [oidcSignInRoutes(options.identity, sessions)]),
-    signInRoutes(store, sessions),
+    signInRoutes(store, sessions, options.signInThrottle),
     homeRoute(store, sessions),
   ];
   return {
     server,
     async fetch(request, client = {}) {
-      if (new URL(request.url).pathname === MCP_PATH) return endpoint.fetch(request);
+      if (new URL(request.url).pathname === MCP_PATH)
+        return endpoint.fetch(request, { ...(client.address && { remoteAddress: client.address }) });
       const metadata = protection?.routes(request);
       if (metadata) return metadata;
       const flowPage = await server.pages(request);

@@ -3,7 +3,7 @@ import type Provider from 'oidc-provider';
 import type { Store } from '../db.js';
 import { html, page } from '../web/html.js';
 import { MAX_FORM_BYTES } from '../web/read-form.js';
-import { SignInThrottle } from '../web/sign-in-throttle.js';
+import { type SignInLimiter, SignInThrottle } from '../web/sign-in-throttle.js';
 import { isLoopbackRedirect } from './app-names.js';
 
 /** What the consent page says each scope lets an app do. */
@@ -27,7 +27,7 @@ export function interactionRoutes(
   provider: Provider,
   store: Store,
   verified: ReadonlySet<string> = new Set(),
-  throttle = new SignInThrottle(),
+  throttle: SignInLimiter = new SignInThrottle(),
 ) {
   const issuerOrigin = new URL(provider.issuer).origin;
   return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
@@ -91,7 +91,7 @@ export function interactionRoutes(
     if (action === 'login') {
       const name = form.get('username') ?? '';
       const address = req.socket.remoteAddress;
-      const wait = throttle.retryAfter(name, address);
+      const wait = await throttle.retryAfter(name, address);
       if (wait > 0) {
         await show(
           loginPage(details.uid, app, `Too many failed sign-ins. Try again in ${wait} seconds.`),
@@ -101,7 +101,7 @@ export function interactionRoutes(
       }
       const user = await store.checkPassword(name, form.get('password') ?? '');
       if (user === undefined) {
-        throttle.failed(name, address);
+        await throttle.failed(name, address);
         await show(loginPage(details.uid, app, 'Wrong user name or password.'), 401);
         return true;
       }

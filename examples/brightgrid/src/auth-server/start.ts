@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 import type Provider from 'oidc-provider';
 import type { Store } from '../db.js';
+import type { SignInLimiter } from '../web/sign-in-throttle.js';
 import { interactionRoutes } from './interactions.js';
 import { type AuthProviderOptions, createAuthProvider } from './provider.js';
 
@@ -20,7 +21,11 @@ export interface AuthServer {
  * {@link AuthServer.configure} has built the provider: the resource it issues tokens for is
  * Brightgrid's endpoint, whose port is only known once Brightgrid listens.
  */
-export async function listenAuthServer(store: Store, port = 0): Promise<AuthServer> {
+export async function listenAuthServer(
+  store: Store,
+  port = 0,
+  throttle?: SignInLimiter,
+): Promise<AuthServer> {
   let handle:
     | ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void)
     | undefined;
@@ -46,7 +51,7 @@ export async function listenAuthServer(store: Store, port = 0): Promise<AuthServ
         ...options.clients.map((client) => client.clientId),
         ...(options.serviceClients ?? []).map((client) => client.clientId),
       ]);
-      const interactions = interactionRoutes(provider, store, verified);
+      const interactions = interactionRoutes(provider, store, verified, throttle);
       const callback = provider.callback();
       handle = (req, res) => {
         interactions(req, res)

@@ -4,7 +4,7 @@ import { readCookies } from './cookies.js';
 import { html, page } from './html.js';
 import { readForm } from './read-form.js';
 import type { WebSessions } from './session.js';
-import { SignInThrottle } from './sign-in-throttle.js';
+import { type SignInLimiter, SignInThrottle } from './sign-in-throttle.js';
 
 const CSRF_COOKIE = 'brightgrid_signin_csrf';
 
@@ -27,9 +27,14 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
  * The store's own sign-in page: `GET /signin?return_to=…` shows it, `POST /signin` checks the
  * password (scrypt) and sets the session cookie, then goes back to `return_to` on this site only.
  * The form is protected by a double-submit token and an Origin check; `POST /signout` ends the session.
- * Failed sign-ins are throttled per user name and per client address (`client.address`).
+ * Failed sign-ins are throttled per user name and per client address (`client.address`), in this
+ * process or, with a `RedisSignInThrottle`, across a fleet.
  */
-export function signInRoutes(store: Store, sessions: WebSessions, throttle = new SignInThrottle()) {
+export function signInRoutes(
+  store: Store,
+  sessions: WebSessions,
+  throttle: SignInLimiter = new SignInThrottle(),
+) {
   const show = (returnTo: string, status = 200, error?: string, headers: Record<string, string> = {}) => {
     const csrf = newSecret();
     return page('Sign in', signInPage(csrf, returnTo, error), {
@@ -58,7 +63,7 @@ export function signInRoutes(store: Store, sessions: WebSessions, throttle = new
         return show(returnTo, 403, 'This sign-in form expired or came from another site. Please try again.');
       }
       const name = String(form.get('username') ?? '');
-      const wait = throttle.retryAfter(name, client.address);
+      const wait = await throttle.retryAfter(name, client.address);
       if (wait > 0) {
         return show(returnTo, 429, `Too many failed sign-ins. Try again in ${wait} seconds.`, {
           'retry-after': String(wait),
@@ -66,7 +71,7 @@ export function signInRoutes(store: Store, sessions: WebSessions, throttle = new
       }
       const user = await store.checkPassword(name, String(form.get('password') ?? ''));
       if (!user) {
-        throttle.failed(name, client.address);
+        await throttle.failed(name, client.address);
         return show(returnTo, 401, 'Wrong user name or password.');
       }
       return redirect(returnTo, sessions.start(user.name));
