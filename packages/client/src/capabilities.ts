@@ -7,7 +7,8 @@ import type { ElicitationUI } from './types.js';
  * (handshake) or in every request's `_meta` (modern).
  *
  * @example
- * capabilitiesFor({ modes: { form: true, url: false }, form, url }); // { elicitation: { form: {} } }
+ * const decline = async () => ({ action: 'decline' }) as const;
+ * capabilitiesFor({ modes: { form: true, url: false }, form: decline, url: decline }); // { elicitation: { form: {} } }
  */
 export function capabilitiesFor(ui: ElicitationUI): ClientCapabilities {
   const capabilities: ClientCapabilities = {};

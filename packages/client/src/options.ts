@@ -7,9 +7,11 @@ import type { ElicitationUI } from './types.js';
  * Options for {@link connect}. Only `ui` is required.
  *
  * @example
+ * import { terminalUI } from '@parley/client/terminal';
+ *
  * await connect('https://shop.example.com/mcp', {
  *   ui: terminalUI(),
- *   headers: { Authorization: `Bearer ${token}` },
+ *   headers: { Authorization: `Bearer ${process.env.SHOP_TOKEN}` },
  *   onEvent: (event) => console.error(event.type, event.callId, event.round),
  * });
  */

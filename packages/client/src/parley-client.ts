@@ -32,6 +32,8 @@ export interface CallOptions {
  * question in front of the person through the host's `ElicitationUI`.
  *
  * @example
+ * import { terminalUI } from '@parley/client/terminal';
+ *
  * const client = await connect('node server.js', { ui: terminalUI() });
  * const tools = await client.listTools();
  * const result = await client.callTool(tools[0]!.name, {}, { signal: AbortSignal.timeout(300_000) });

@@ -97,7 +97,7 @@ export interface ServerOptions {
    * that carries its own keeps them. Default `{ ttlMs: 0, cacheScope: 'private' }` (do not cache).
    *
    * @example
-   * cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } }
+   * createServer({ name: 'catalogue', version: '1.0.0', cacheHints: { 'tools/list': { ttlMs: 60_000, cacheScope: 'public' } } });
    */
   readonly cacheHints?: CacheHints;
   /** Tools that run as tasks (`task` in a tool's config): how long tasks are kept, polling, a per-user cap. */

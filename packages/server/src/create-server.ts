@@ -91,7 +91,7 @@ export class ParleyServer {
    *
    * @example
    * server.resource('orders://{id}', { name: 'order' }, ({ uri, params }) => {
-   *   const order = orders.get(params.id);
+   *   const order = orders.get(params.id!); // a matched template always has its variables
    *   if (!order) throw new ResourceNotFoundError(uri);
    *   return resourceResult({ uri, text: JSON.stringify(order) });
    * });
@@ -109,6 +109,7 @@ export class ParleyServer {
    * sends the matching `list_changed` the same way.
    *
    * @example
+   * const order = { id: 'A-1041' };
    * await db.saveOrder(order);
    * server.notifyResourceUpdated(`shop://orders/${order.id}`);
    */
@@ -122,8 +123,11 @@ export class ParleyServer {
    *
    * @example
    * server.flow('store-account', async (request, flow, { complete }) => {
-   *   if (request.method === 'POST') { await complete({ account: 'alice@store' }); return done(); }
-   *   return signInForm();
+   *   if (request.method === 'POST') {
+   *     await complete({ account: `${flow.principal}@store` });
+   *     return messagePage(200, 'Connected', 'Go back to your app.');
+   *   }
+   *   return htmlPage(200, 'Connect your store account', '<form method="post"><button>Connect</button></form>');
    * });
    */
   flow(kind: string, page: FlowPage): this {

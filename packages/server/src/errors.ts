@@ -25,6 +25,7 @@ export class AuthorError extends CallEndingError {
  * `data.requiredCapabilities` (HTTP 400) on 2026-07-28, and a tool error on the 2025 eras.
  *
  * @example
+ * let date;
  * try {
  *   date = await ctx.elicit('Pickup date?', ask.date());
  * } catch (error) {
@@ -107,7 +108,11 @@ function duration(ms: number): string {
  * libraries (which may quote connection strings or file paths) never reach the client.
  *
  * @example
- * if (!order) throw new ToolError(`No order ${args.orderId}; check the number on the receipt.`);
+ * server.tool('find_order', { input: z.object({ orderId: z.string() }) }, ({ orderId }) => {
+ *   const order = orders.get(orderId);
+ *   if (!order) throw new ToolError(`No order ${orderId}; check the number on the receipt.`);
+ *   return `Order ${order.id} is on its way.`;
+ * });
  */
 export class ToolError extends CallEndingError {
   constructor(message: string) {
@@ -156,8 +161,10 @@ export class FlowFailedError extends CallEndingError {
  * is nothing to catch (nothing waits on the server: the call's state lives in `requestState`).
  *
  * @example
+ * const messages = [{ role: 'user', content: { type: 'text', text: 'Summarize the report.' } }] as const;
+ * let summary;
  * try {
- *   summary = await ctx.sample({ messages, maxTokens: 200 });
+ *   summary = await ctx.sample({ messages: [...messages], maxTokens: 200 });
  * } catch (error) {
  *   if (error instanceof SamplingDeclinedError) return 'No summary: you declined the model request.';
  *   throw error;

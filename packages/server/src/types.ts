@@ -186,7 +186,7 @@ export interface ParleyContext {
    * column, a payment provider's idempotency key) to make it happen exactly once.
    *
    * @example
-   * const id = await ctx.once('book', (key) => db.bookReturn({ idempotencyKey: key, order, boxes }));
+   * const id = await ctx.once('book', (key) => db.bookReturn({ idempotencyKey: key, order: 'A-1041', boxes: 2 }));
    */
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
   /** Asks the client's model (sampling; deprecated in 2026-07-28 but still in the protocol). */
@@ -199,6 +199,7 @@ export interface ParleyContext {
    * answer is asked again, with its reason). See `inputRequired()`.
    *
    * @example
+   * const questions = { confirm: input.form('Delete 3 files?', ask.boolean()) };
    * const { confirm } = await ctx.answers(questions);
    * if (!confirm) return inputRequired(questions);
    */

@@ -14,7 +14,10 @@ interface FileContents {
  * file; concurrent writers in one process are serialized.
  *
  * @example
- * import { fileStore, oauthSession } from '@parley/client/oauth';
+ * import { homedir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { fileStore } from '@parley/client/oauth';
+ *
  * const store = fileStore(join(homedir(), '.config', 'parley', 'tokens.json'));
  */
 export function fileStore(path: string): OAuthStore {

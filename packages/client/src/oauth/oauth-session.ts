@@ -68,7 +68,7 @@ export interface HeadlessSignInOptions {
  * @example
  * const session = oauthSession({
  *   redirectUri: 'http://127.0.0.1:8976/callback',
- *   authorize: async (url) => openBrowserAndWaitForRedirect(url),
+ *   authorize: async (url) => openInBrowserAndWaitForRedirect(url), // resolves with the callback URL
  * });
  * const client = await connect('https://mcp.example.com/mcp', { ui, fetch: session.fetch });
  *

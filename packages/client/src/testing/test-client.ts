@@ -16,7 +16,11 @@ export interface TestClientOptions<EndpointOptions = never>
    * the call with a `ParleyError` of kind `unanswered` that names it. Default: no answers.
    *
    * @example
-   * { name: 'Ada', size: ['XXL', 'L'], confirm: { action: 'decline' } }
+   * const answers: ScriptedAnswers = {
+   *   name: { value: 'Ada' }, // a bare ask.* field answers as { value }
+   *   size: [{ value: 'XXL' }, { value: 'L' }], // asked twice: one answer each time, in order
+   *   confirm: { action: 'decline' },
+   * };
    */
   answers?: ScriptedAnswers;
   /**
@@ -64,7 +68,7 @@ export interface TestClient extends ParleyClient {
  *   return name.action === 'accept' ? `Hello, ${name.value}!` : 'Hello!';
  * });
  *
- * const client = await testClient(server, { answers: { name: 'Ada' } });
+ * const client = await testClient(server, { answers: { name: { value: 'Ada' } } });
  * const result = await client.callTool('greet'); // content: [{ type: 'text', text: 'Hello, Ada!' }]
  * client.asked; // [{ key: 'name', message: 'Your name?', round: 1, answer: { action: 'accept', ... }, ... }]
  * await client.close();

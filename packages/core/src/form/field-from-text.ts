@@ -41,9 +41,11 @@ function unknownOption(text: string, options: readonly FieldOption[]): TextConve
  * `checkField` or `parseContent`. Never throws.
  *
  * @example
- * fieldFromText(ageField, '42'); // { ok: true, value: 42 }
- * fieldFromText(ageField, '4.5'); // { ok: false, message: 'Enter a whole number' } (an integer field)
- * fieldFromText(colorsField, 'red, Blue'); // { ok: true, value: ['red', 'blue'] }
+ * const form = ask.form({ age: ask.integer(), colors: ask.many({ red: 'Red', blue: 'Blue' }) });
+ * const [ageField, colorsField] = listFields(prepareQuestion(form).schema);
+ * fieldFromText(ageField!, '42'); // { ok: true, value: 42 }
+ * fieldFromText(ageField!, '4.5'); // { ok: false, message: 'Enter a whole number' }
+ * fieldFromText(colorsField!, 'red, Blue'); // { ok: true, value: ['red', 'blue'] }
  */
 export function fieldFromText(field: FormField, text: string): TextConversion {
   try {

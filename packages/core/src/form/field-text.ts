@@ -27,8 +27,9 @@ function sentence(text: string): string {
  * renderer shows the `sentence` form under the field.
  *
  * @example
- * boundsText(integerField, 'short'); // 'whole number, 1–5'
- * boundsText(integerField, 'sentence'); // 'A whole number from 1 to 5.'
+ * const [integerField] = listFields(prepareQuestion(ask.integer({ min: 1, max: 5 })).schema);
+ * boundsText(integerField!, 'short'); // 'whole number, 1–5'
+ * boundsText(integerField!, 'sentence'); // 'A whole number from 1 to 5.'
  */
 export function boundsText(field: FormField, style: BoundsStyle): string {
   switch (field.kind) {
@@ -60,7 +61,8 @@ export function boundsText(field: FormField, style: BoundsStyle): string {
  * for a field left empty and "None chosen" for an empty multi-select.
  *
  * @example
- * displayValue(colorField, 'g'); // 'Green'
+ * const [colorField] = listFields(prepareQuestion(ask.choice({ r: 'Red', g: 'Green' })).schema);
+ * displayValue(colorField!, 'g'); // 'Green'
  */
 export function displayValue(field: FormField, value: FormValue | undefined): string {
   if (value === undefined) return 'No answer';

@@ -128,7 +128,8 @@ export function listFields(schema: RequestedSchema): FormField[] {
  * title or `enumNames` entry), or the value itself when the field has no such option.
  *
  * @example
- * optionLabel(listFields(schema)[0], 'low'); // 'Low priority'
+ * const [priority] = listFields(prepareQuestion(ask.choice({ low: 'Low priority', high: 'High priority' })).schema);
+ * optionLabel(priority!, 'low'); // 'Low priority'
  */
 export function optionLabel(field: FormField, value: string): string {
   return field.options?.find((option) => option.value === value)?.label ?? value;

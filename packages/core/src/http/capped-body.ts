@@ -14,8 +14,11 @@ export type CappedBody =
  * Every HTTP surface of Parley and the demo reads bodies through this one function.
  *
  * @example
- * const read = await readCappedBody(request.body, 64 * 1024, request.headers.get('content-length'));
- * if (!read.ok) return new Response(read.message, { status: read.reason === 'too-large' ? 413 : 400 });
+ * async function handle(request: Request): Promise<Response> {
+ *   const read = await readCappedBody(request.body, 64 * 1024, request.headers.get('content-length'));
+ *   if (!read.ok) return new Response(read.message, { status: read.reason === 'too-large' ? 413 : 400 });
+ *   return new Response(`${read.bytes.length} bytes`);
+ * }
  */
 export async function readCappedBody(
   source: AsyncIterable<Uint8Array> | null | undefined,

@@ -67,8 +67,10 @@ export interface HttpListenerOptions {
  * on the server too. (Node's defaults hold a slow request body for 300 s and never cap connections.)
  *
  * @example
+ * import { createServer } from 'node:http';
+ *
  * const limits = { ...SERVER_HTTP_LIMITS, maxConnections: 64 };
- * const server = createServer(httpServerOptions(limits), handler);
+ * const server = createServer(httpServerOptions(limits), (request, response) => response.end('ok'));
  * server.maxConnections = limits.maxConnections;
  */
 export function httpServerOptions(limits: HttpServerLimits): HttpListenerOptions {

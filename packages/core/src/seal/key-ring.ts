@@ -46,7 +46,10 @@ interface RingKey {
  * a token is bound to the request it belongs to.
  *
  * @example
+ * const newSecret = crypto.getRandomValues(new Uint8Array(32));
+ * const oldSecret = process.env.OLD_STATE_KEY!; // base64 text works too
  * const ring = await KeyRing.create([{ id: 'k2', secret: newSecret }, { id: 'k1', secret: oldSecret }]);
+ * const aad = new TextEncoder().encode('call 42'); // what the token is bound to
  * const token = await ring.seal(new TextEncoder().encode('hello'), aad);
  * const opened = await ring.open(token, aad); // { ok: true, plaintext, keyId: 'k2' }
  */

@@ -8,7 +8,7 @@ import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../types.js
  * @example
  * const answers = await ctx.elicitAll({
  *   user_name: input.form('What is your name?', ask.form({ name: ask.text() })),
- *   greeting: input.sampling({ messages: [...], maxTokens: 50 }),
+ *   greeting: input.sampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi.' } }], maxTokens: 50 }),
  *   client_roots: input.roots(),
  * });
  */

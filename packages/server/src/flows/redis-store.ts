@@ -46,8 +46,17 @@ export interface RedisFlowStoreOptions {
  * import { RedisFlowStore } from '@parley/server/redis';
  * import { Redis } from 'ioredis';
  *
- * const store = new RedisFlowStore(new Redis(process.env.REDIS_URL));
- * createServer({ name, version, flows: { store, publicUrl, session, signIn } });
+ * const store = new RedisFlowStore(new Redis(process.env.REDIS_URL!));
+ * createServer({
+ *   name: 'shop',
+ *   version: '1.0.0',
+ *   flows: {
+ *     store,
+ *     publicUrl: 'https://shop.example.com',
+ *     session: (request) => userFromSessionCookie(request),
+ *     signIn: (returnTo) => `/signin?next=${encodeURIComponent(returnTo)}`,
+ *   },
+ * });
  */
 export class RedisFlowStore implements FlowStore {
   readonly #redis: Redis;

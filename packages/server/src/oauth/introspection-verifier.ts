@@ -24,7 +24,11 @@ export interface IntrospectionVerifierOptions {
  * introspection): the token must be active, unexpired, from the issuer, and for this server.
  *
  * @example
- * verify: introspectionVerifier({ issuer, clientId: 'mcp-server', clientSecret: process.env.SECRET! })
+ * const verify = introspectionVerifier({
+ *   issuer: 'https://id.example.com',
+ *   clientId: 'mcp-server',
+ *   clientSecret: process.env.SECRET!,
+ * });
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   let endpoint: Promise<string> | undefined;

@@ -9,7 +9,7 @@ type Entry = { readonly status: 'running' | 'done'; readonly value?: Json; reado
  * keys are touched.
  *
  * @example
- * createServer({ name, version, once: { store: new MemoryOnceStore() } });
+ * createServer({ name: 'shop', version: '1.0.0', once: { store: new MemoryOnceStore() } });
  */
 export class MemoryOnceStore implements OnceStore {
   readonly #entries = new Map<string, Entry>();

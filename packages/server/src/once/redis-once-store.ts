@@ -27,7 +27,7 @@ export interface RedisOnceStoreOptions {
  * import { RedisOnceStore } from '@parley/server/redis';
  * import { Redis } from 'ioredis';
  *
- * createServer({ name, version, once: { store: new RedisOnceStore(new Redis(process.env.REDIS_URL)) } });
+ * createServer({ name: 'shop', version: '1.0.0', once: { store: new RedisOnceStore(new Redis(process.env.REDIS_URL!)) } });
  */
 export class RedisOnceStore implements OnceStore {
   readonly #redis: Redis;

@@ -13,7 +13,14 @@ export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
    * Suggestions for argument values (`completion/complete`), by argument name.
    *
    * @example
-   * complete: { language: (value) => ['typescript', 'python', 'rust'].filter((l) => l.startsWith(value)) }
+   * server.prompt(
+   *   'review_code',
+   *   {
+   *     args: z.object({ language: z.string() }),
+   *     complete: { language: (value) => ['typescript', 'python', 'rust'].filter((l) => l.startsWith(value)) },
+   *   },
+   *   ({ language }) => `Review this ${language} code.`,
+   * );
    */
   readonly complete?: Completers;
 }

@@ -58,8 +58,8 @@ export function resourceContents(body: ResourceBody): TextResourceContents | Blo
  * @example
  * return toolResult(
  *   content.text('Here is the chart:'),
- *   content.image(pngBytes, 'image/png'),
- *   content.resource({ uri: 'report://q3', mimeType: 'application/json', text: JSON.stringify(report) }),
+ *   content.image(png, 'image/png'),
+ *   content.resource({ uri: 'report://q3', mimeType: 'application/json', text: JSON.stringify({ quarter: 3, total: 42 }) }),
  * );
  */
 export const content = {

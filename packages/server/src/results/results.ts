@@ -44,7 +44,9 @@ export function structuredResult(value: Record<string, unknown>, ...blocks: Bloc
  * for requests the server could not serve at all.
  *
  * @example
- * if (!order) return toolError(`No order ${id}: check the number and try again.`);
+ * server.tool('track_order', { input: z.object({ id: z.string() }) }, ({ id }) =>
+ *   orders.has(id) ? `Order ${id} is on its way.` : toolError(`No order ${id}: check the number and try again.`),
+ * );
  */
 export function toolError(...blocks: BlockInput[]): CallToolResult {
   return { content: blocks.map(block), isError: true };
@@ -77,7 +79,7 @@ export function promptResult(...messages: (PromptMessage | string)[]): GetPrompt
  *
  * @example
  * server.resource('test://static-binary', { mimeType: 'image/png' }, ({ uri }) =>
- *   resourceResult({ uri, mimeType: 'image/png', blob: pngBytes }));
+ *   resourceResult({ uri, mimeType: 'image/png', blob: png }));
  */
 export function resourceResult(...bodies: ResourceBody[]): ReadResourceResult {
   return { contents: bodies.map(resourceContents) };

@@ -69,7 +69,7 @@ const encoder = new TextEncoder();
  * const server = createServer({
  *   name: 'store',
  *   version: '1.0.0',
- *   sessions: { router: new RedisSessionRouter(new Redis(process.env.REDIS_URL)) },
+ *   sessions: { router: new RedisSessionRouter(new Redis(process.env.REDIS_URL!)) },
  * });
  */
 export class RedisSessionRouter implements SessionRouter {
