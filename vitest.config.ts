@@ -22,7 +22,8 @@ export default defineConfig({
             'bench/src/**/*.test.ts',
             'fleet/src/**/*.test.ts',
             'testing/src/**/*.test.ts',
-            'docs/**/*.test.ts',
+            'docs/guide/**/*.test.ts',
+            'docs/site/**/*.test.ts',
           ],
           testTimeout: 20_000,
         },
@@ -43,6 +44,19 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+        },
+      },
+      {
+        // The docs site (`npm run docs`), built once per run before these tests: its exercises in
+        // Chromium, its links, its code samples and its API reference.
+        extends: true,
+        test: {
+          name: 'docs',
+          sequence: { groupOrder: 1 },
+          include: ['docs/test/**/*.test.ts'],
+          globalSetup: ['docs/test/build-site.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {
