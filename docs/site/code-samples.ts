@@ -78,17 +78,14 @@ export function apiExamples(root: string): CodeSample[] {
 function documented(page: string, line: number): string {
   let name = '';
   let member = '';
+  let section = '';
   for (const text of page.split('\n').slice(0, line)) {
     const heading = /^(#{3,5}) (.+)$/.exec(text);
-    if (
-      !heading ||
-      /^(Example|Returns|Parameters|Properties|Methods|Accessors|Constructors|Type Parameters|Call Signature|Get Signature|Throws|See)/.test(
-        heading[2]!,
-      )
-    )
-      continue;
-    if (heading[1] === '###') [name, member] = [heading[2]!, ''];
-    else member = heading[2]!;
+    if (!heading) continue;
+    const [, level, title = ''] = heading;
+    if (level === '###') [name, member, section] = [title, '', ''];
+    else if (level === '####') section = title;
+    else if (/^(Methods|Properties|Accessors|Constructors)$/.test(section)) member = title;
   }
   return `\`${[name, member].filter(Boolean).join('.').replaceAll('\\', '')}\``;
 }

@@ -74,6 +74,12 @@ declare const metrics: { gauge(name: string, value: number): void };
 declare function lookup(city: string): Promise<number>;
 declare function buildReport(name: string, signal: AbortSignal): Promise<string>;
 declare function waitForTheBatchJob(signal: AbortSignal): Promise<string>;
+/** The single sign-on a host already has for its person. */
+declare const sso: { currentIdToken(): Promise<string> };
+/** The response a node:http handler is writing. */
+declare const response: import('node:http').ServerResponse;
+/** A question page's data: who asks, the question, and where the answer goes. */
+declare const data: import('@parley/renderer/question-page').QuestionPageData;
 /** Sends a host's answer on to where it goes. */
 declare function send(answer: unknown): void;
 /** A form question as a host receives it. */

@@ -95,7 +95,9 @@ export async function authenticateClient(
  * authorization server beforehand; nobody is asked anything.
  *
  * @example
+ * import { readFile } from 'node:fs/promises';
  * import { clientCredentials, oauthSession } from '@parley/client/oauth';
+ *
  * const session = oauthSession({
  *   grant: clientCredentials({
  *     clientId: 'nightly-report',

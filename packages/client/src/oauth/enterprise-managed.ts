@@ -51,9 +51,9 @@ export interface EnterpriseManagedOptions {
  * import { enterpriseManaged, oauthSession } from '@parley/client/oauth';
  * const session = oauthSession({
  *   grant: enterpriseManaged({
- *     idp: { issuer: 'https://acme.okta.example', clientId: 'chat-host', clientSecret: idpSecret },
+ *     idp: { issuer: 'https://acme.okta.example', clientId: 'chat-host', clientSecret: process.env.IDP_SECRET! },
  *     idToken: () => sso.currentIdToken(),
- *     client: { clientId: 'chat-host', clientSecret: asSecret, issuer: 'https://auth.tools.example' },
+ *     client: { clientId: 'chat-host', clientSecret: process.env.AS_SECRET!, issuer: 'https://auth.tools.example' },
  *   }),
  * });
  */

@@ -25,7 +25,9 @@ export interface WorkloadIdentityOptions {
  * `unauthorized_client`) is reported as it is; the request is not retried with another grant.
  *
  * @example
+ * import { readFile } from 'node:fs/promises';
  * import { oauthSession, workloadIdentity } from '@parley/client/oauth';
+ *
  * const session = oauthSession({
  *   grant: workloadIdentity({
  *     assertion: () => readFile('/var/run/secrets/tokens/mcp-token', 'utf8'),

@@ -80,8 +80,9 @@ function originOf(url: string): string | undefined {
  * page never posts an answer anywhere else).
  *
  * @example
- * const reading = readQuestionPageData(JSON.parse(island.textContent), location.origin);
- * if (!reading.ok) show(`This page cannot show its question: ${reading.problem}.`);
+ * const island = document.querySelector('#parley-question');
+ * const reading = readQuestionPageData(JSON.parse(island?.textContent ?? 'null'), location.origin);
+ * if (!reading.ok) document.body.textContent = `This page cannot show its question: ${reading.problem}.`;
  */
 export function readQuestionPageData(value: unknown, origin: string): PageDataReading {
   if (!isRecord(value)) return { ok: false, problem: 'it is not an object' };
