@@ -26,6 +26,8 @@ export interface ClosingSocket {
  * make room, until the client or the keep-alive timeout closes them.
  *
  * @example
+ * import { createServer } from 'node:http';
+ *
  * const server = createServer(httpServerOptions(SERVER_HTTP_LIMITS));
  * const streams = new StreamConnections(server, SERVER_HTTP_LIMITS);
  * server.on('request', (req, res) => {
