@@ -184,6 +184,45 @@ it('with --no-open prints the sign-in address for a browser elsewhere, and waits
   expect(claims).toMatchObject({ sub: 'bob', aud: brightgrid.url });
 });
 
+// Issue 24, suspected item: anything on the machine, a page in the person's browser included, can
+// request parley's loopback callback. Before, the first request there was taken as the answer, and
+// the sign-in in progress failed on its state.
+it('ignores a forged request to its loopback callback and finishes the sign-in in progress', async () => {
+  const config = await mkdtemp(join(dir, 'config-'));
+  const child = spawn(process.execPath, [BIN, 'tools', brightgrid.url, '--no-open'], {
+    env: { ...process.env, XDG_CONFIG_HOME: config, BROWSER: browserScript },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  await expect.poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
+  const address = new URL(/in your browser: (\S+)/.exec(stderr)![1]!);
+  const callback = address.searchParams.get('redirect_uri')!;
+  expect(new URL(callback).hostname).toBe('127.0.0.1');
+  const forged: number[] = [];
+  for (const url of [`${callback}?error=access_denied&state=forged`, `${callback}?error=access_denied`]) {
+    forged.push((await fetch(url)).status);
+  }
+  const context = await browser.newContext();
+  try {
+    await signInAtBrightgridId(await context.newPage(), address.href, 'bob', 'bricklayer');
+  } catch {
+    // Before the fix parley had given up and closed its listener: the browser had nowhere to go.
+  } finally {
+    await context.close();
+  }
+  expect({ code: await exited, stderr }).toMatchObject({ code: 0 });
+  expect(stdout).toContain('book_return');
+  expect(forged).toEqual([400, 400]);
+});
+
 describe('bad metadata: nobody is signed in and nothing is written', () => {
   let server: Server;
   let url: string;

@@ -37,7 +37,8 @@ export function browserSignIn(options: BrowserSignInOptions): BrowserSignIn {
     async authorize(url) {
       const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const signal = AbortSignal.timeout(timeoutMs);
-      const answer = redirect.next(signal);
+      // Only the answer to this request counts: it carries the request's state.
+      const answer = redirect.next(signal, url.searchParams.get('state') ?? '');
       options.say(`parley: sign in to ${url.origin} in your browser: ${printable(url.href)}`);
       if (openBrowser) {
         try {

@@ -5,18 +5,34 @@ import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@p
 /** One browser brings one answer back: a handful of connections is plenty. */
 const LIMITS: HttpServerLimits = { ...SERVER_HTTP_LIMITS, maxConnections: 16 };
 
-const PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Parley</title>
-<body style="font-family: system-ui, sans-serif; margin: 3rem"><h1>Signed in</h1><p>You can close this tab and go back to the terminal.</p></body></html>`;
+const page = (
+  title: string,
+  text: string,
+) => `<!doctype html><html lang="en"><meta charset="utf-8"><title>Parley</title>
+<body style="font-family: system-ui, sans-serif; margin: 3rem"><h1>${title}</h1><p>${text}</p></body></html>`;
+const SIGNED_IN = page('Signed in', 'You can close this tab and go back to the terminal.');
+const NOT_OURS = page(
+  'Not this sign-in',
+  'This is not the sign-in parley is waiting for, so nothing was done. If you are signing in, finish on the sign-in page that parley opened.',
+);
+
+/** A sign-in waiting for its authorization response: the one that carries its `state`. */
+interface Waiter {
+  readonly state: string;
+  readonly resolve: (url: URL) => void;
+}
 
 /**
- * The loopback redirect of a native app (RFC 8252 §7.3): a one-shot HTTP listener on 127.0.0.1
- * at a free port, started when a sign-in starts, that takes the first request to its path as the
- * authorization response and stops listening. Other paths get 404.
+ * The loopback redirect of a native app (RFC 8252 §7.3): an HTTP listener on 127.0.0.1 at a free
+ * port, started when a sign-in starts, that takes the request to its path carrying the sign-in's
+ * `state` as the authorization response. Anything can send a request there (a page in the
+ * person's browser, another local process): a request with another `state`, or none, is answered
+ * 400 and changes nothing, so it cannot end a sign-in in progress. Other paths get 404.
  */
 export class LoopbackRedirect {
   #server: Server | undefined;
   #uri: string | undefined;
-  #waiters: ((url: URL) => void)[] = [];
+  #waiters: Waiter[] = [];
 
   /** Starts listening (once) and resolves with the redirect URI to register and send. */
   async start(): Promise<string> {
@@ -28,16 +44,19 @@ export class LoopbackRedirect {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
         return;
       }
+      const state = url.searchParams.get('state');
+      const waiter = this.#waiters.find((one) => one.state === state);
       res
-        .writeHead(200, {
+        .writeHead(waiter ? 200 : 400, {
           'content-type': 'text/html; charset=utf-8',
           'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
           'referrer-policy': 'no-referrer',
           'cache-control': 'no-store',
         })
-        .end(PAGE);
-      const waiters = this.#waiters.splice(0);
-      for (const resolve of waiters) resolve(url);
+        .end(waiter ? SIGNED_IN : NOT_OURS);
+      if (!waiter) return;
+      this.#waiters = this.#waiters.filter((one) => one !== waiter);
+      waiter.resolve(url);
     });
     server.maxConnections = LIMITS.maxConnections;
     await new Promise<void>((resolve, reject) => {
@@ -49,16 +68,23 @@ export class LoopbackRedirect {
     return this.#uri;
   }
 
-  /** The next authorization response the browser brings back. */
-  next(signal: AbortSignal): Promise<URL> {
+  /** The authorization response the browser brings back for the sign-in whose request carried `state`. */
+  next(signal: AbortSignal, state: string): Promise<URL> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
+      const waiter: Waiter = {
+        state,
+        resolve: (url) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(url);
+        },
+      };
+      const onAbort = () => {
+        this.#waiters = this.#waiters.filter((one) => one !== waiter);
+        reject(signal.reason);
+      };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.push((url) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(url);
-      });
+      this.#waiters.push(waiter);
     });
   }
 

@@ -20,24 +20,35 @@ export interface ProtectedResource {
 
 /**
  * Reads the server's protected resource metadata: from the `resource_metadata` URL of its
- * challenge when it gave one, else from the well-known locations (path-based first, then root).
- * The metadata must describe the server being connected to, and name an authorization server.
+ * challenge when it gave one on its own origin, else from the well-known locations of its origin
+ * (path-based first, then root). The metadata must describe the server being connected to, and
+ * name an authorization server.
+ *
+ * Only the server's own origin is asked, redirects included: metadata about a resource (which
+ * must be exactly this server, RFC 9728 §3.3) is published where the resource is, and a challenge
+ * naming any other address would otherwise send the person's client, inside their network, to
+ * wherever the server likes (RFC 9728 §7.7).
  */
 export async function discoverResource(
   server: URL,
   resourceMetadataUrl: URL | undefined,
   fetchFn: FetchLike,
 ): Promise<ProtectedResource> {
+  const named = resourceMetadataUrl?.origin === server.origin ? resourceMetadataUrl : undefined;
+  const ignored =
+    resourceMetadataUrl !== undefined && named === undefined
+      ? `; its challenge named metadata at ${resourceMetadataUrl.origin}, another origin, which is not asked`
+      : '';
   let metadata: OAuthProtectedResourceMetadata;
   try {
     metadata = await discoverOAuthProtectedResourceMetadata(
       server,
-      resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl },
-      fetchFn,
+      named === undefined ? {} : { resourceMetadataUrl: named },
+      withinOrigin(server.origin, fetchFn),
     );
   } catch (error) {
     throw new SignInError(
-      `${server.href} asks for sign-in but its protected resource metadata could not be read (${messageOf(error)}); the server must publish it (RFC 9728)`,
+      `${server.href} asks for sign-in but its protected resource metadata could not be read (${messageOf(error)})${ignored}; the server must publish it on its own origin (RFC 9728)`,
       { cause: error, server: server.href },
     );
   }
@@ -107,6 +118,25 @@ export async function discoverAuthorizationServer(
   throw new SignInError(
     `The authorization server ${issuer} publishes no metadata (tried ${tried.join(', ')}); it must support RFC 8414 or OpenID Connect Discovery`,
   );
+}
+
+/** Redirects a fetch may follow, all within one origin. */
+const MAX_REDIRECTS = 5;
+
+/** A fetch that follows redirects only within `origin`, and refuses to be sent anywhere else. */
+function withinOrigin(origin: string, fetchFn: FetchLike): FetchLike {
+  return async (url, init) => {
+    let next = new URL(url);
+    for (let hop = 0; ; hop++) {
+      if (next.origin !== origin) throw new Error(`redirected to another origin (${next.origin})`);
+      const response = await fetchFn(next, { ...init, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) return response;
+      await response.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+      next = new URL(location, next);
+    }
+  };
 }
 
 export function messageOf(error: unknown): string {
