@@ -89,6 +89,9 @@ describe('guardrails on what a handler asks', () => {
     ['https://example.com/cb#access_token=abc', "a parameter 'access_token' (a token)"],
     ['https://example.com/invite?email=ann%40example.com', 'an email address (personal data)'],
     ['https://example.com/users/ann@example.com', 'an email address (personal data)'],
+    ['https://example.com/welcome?name=Ann%20Smith&phone=5551234567', "a person's name (personal data)"],
+    ['https://example.com/welcome?name=Ann%20Smith&phone=5551234567', 'a phone number (personal data)'],
+    ['https://example.com/call/+15551234567', 'a phone number (personal data)'],
   ])('refuses %s', async (url, problem) => {
     expect(unsafeUrlParts(new URL(url))).toContain(problem);
     await expect(context().elicitUrl('Open this page', url)).rejects.toThrow(UnsafeUrlError);

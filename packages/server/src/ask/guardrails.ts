@@ -1,5 +1,6 @@
 import { type PreparedQuestion, secretAskedIn } from '@parley/core/form';
 import { AuthorError, SecretInFormError } from '../errors.js';
+import { personalDataIn } from './url-personal-data.js';
 
 /** A question was about to be sent with no message: the person would see a prompt with no words. */
 export class EmptyMessageError extends AuthorError {
@@ -71,7 +72,6 @@ const CREDENTIAL_PARAMS = new Set([
   'sessionid',
   'sid',
 ]);
-const EMAIL = /[^\s@/?#&=:;,]+@[^\s@/?#&=:;,]+\.[a-z]{2,}/i;
 
 /** What in `url` carries credentials or personal data (empty when nothing does). */
 export function unsafeUrlParts(url: URL): string[] {
@@ -83,8 +83,7 @@ export function unsafeUrlParts(url: URL): string[] {
       secretAskedIn(name) ?? (CREDENTIAL_PARAMS.has(name.toLowerCase()) ? 'a credential' : undefined);
     if (looksLike) problems.push(`a parameter '${name}' (${looksLike})`);
   }
-  if (EMAIL.test(safeDecode(`${url.pathname}${url.search}${url.hash}`)))
-    problems.push('an email address (personal data)');
+  for (const kind of personalDataIn(url)) problems.push(`${kind} (personal data)`);
   return problems;
 }
 
@@ -99,12 +98,4 @@ export function requireSafeUrl(target: string): string {
   const problems = unsafeUrlParts(url);
   if (problems.length > 0) throw new UnsafeUrlError(problems);
   return target;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
