@@ -139,11 +139,16 @@ export const PRELUDE = 'docs/site/samples-prelude.d.ts';
 
 /**
  * The compiler's complaints about each sample, as `file:line: message` (an empty list when it
- * checks). TypeScript is checked strictly, as the packages are; JavaScript as a JavaScript project
+ * checks), and about the prelude itself (a name it declares from a module that moved would otherwise
+ * turn into `any` and let every sample that uses it pass). TypeScript is checked strictly, as the packages are; JavaScript as a JavaScript project
  * with `checkJs` is (names, imports, calls, not `strict`).
  */
-export function typeCheck(root: string, samples: readonly CodeSample[]): string[][] {
+export function typeCheck(
+  root: string,
+  samples: readonly CodeSample[],
+): { samples: string[][]; prelude: string[] } {
   const problems: string[][] = samples.map(() => []);
+  let prelude: string[] = [];
   for (const language of ['ts', 'js'] as const) {
     const picked = samples.flatMap((sample, index) => (sample.language === language ? [index] : []));
     const options: ts.CompilerOptions =
@@ -163,13 +168,18 @@ export function typeCheck(root: string, samples: readonly CodeSample[]): string[
       options,
     );
     picked.forEach((index, at) => {
-      problems[index] = found[at]!;
+      problems[index] = found.samples[at]!;
     });
+    if (language === 'ts') prelude = found.prelude;
   }
-  return problems;
+  return { samples: problems, prelude };
 }
 
-function check(root: string, samples: readonly CodeSample[], options: ts.CompilerOptions): string[][] {
+function check(
+  root: string,
+  samples: readonly CodeSample[],
+  options: ts.CompilerOptions,
+): { samples: string[][]; prelude: string[] } {
   // Each sample is a module that exists only here, beside its page, so that its relative imports and
   // its packages resolve as they would for a reader of that page.
   const virtual = new Map(
@@ -178,7 +188,8 @@ function check(root: string, samples: readonly CodeSample[], options: ts.Compile
       sample.code,
     ]),
   );
-  const host = ts.createCompilerHost(options);
+  // skipLibCheck off, so the prelude (a .d.ts) is checked too; only the files asked about are checked.
+  const host = ts.createCompilerHost({ ...options, skipLibCheck: false });
   const { fileExists, readFile, getSourceFile } = host;
   host.fileExists = (file) => virtual.has(file) || fileExists.call(host, file);
   host.readFile = (file) => virtual.get(file) ?? readFile.call(host, file);
@@ -188,8 +199,16 @@ function check(root: string, samples: readonly CodeSample[], options: ts.Compile
       ? getSourceFile.call(host, file, language, ...rest)
       : ts.createSourceFile(file, code, language, true);
   };
-  const program = ts.createProgram([join(root, PRELUDE), ...virtual.keys()], options, host);
-  return [...virtual.keys()].map((file, index) => {
+  const program = ts.createProgram(
+    [join(root, PRELUDE), ...virtual.keys()],
+    { ...options, skipLibCheck: false },
+    host,
+  );
+  const preludeFile = program.getSourceFile(join(root, PRELUDE))!;
+  const prelude = ts
+    .getPreEmitDiagnostics(program, preludeFile)
+    .map((diagnostic) => `${PRELUDE}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+  const found = [...virtual.keys()].map((file, index) => {
     const sample = samples[index]!;
     const sourceFile = program.getSourceFile(file)!;
     return [
@@ -201,4 +220,5 @@ function check(root: string, samples: readonly CodeSample[], options: ts.Compile
       return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });
   });
+  return { samples: found, prelude };
 }
