@@ -5,6 +5,8 @@ import { WaitingReminders } from './eras/waiting-progress.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
 import type { OnceStore, OnceTimings } from './once/once-store.js';
+import type { QuestionPagesOptions } from './pages/page-types.js';
+import { type PageListenerStarter, QuestionPages } from './pages/question-pages.js';
 import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
 import { ToolRegistry } from './registry/tools.js';
@@ -76,6 +78,13 @@ export interface ServerOptions {
    */
   readonly flows?: FlowsOptions;
   /**
+   * Question pages: a form question the client cannot show in-band (it declared no forms, failed
+   * `elicitation/create`, or cannot show this form on its revision), a secret (`ask.secret()`) and
+   * a confirmation with proof are asked on a page of this server. On by default; `false` keeps
+   * `ElicitationUnavailable` for clients that cannot show a form. See the README, "Reaching every client".
+   */
+  readonly questionPages?: QuestionPagesOptions | false;
+  /**
    * The user a stdio connection acts for (stdio has no auth info: the person who launched the
    * process is the user). Needed for URL flows over stdio.
    */
@@ -139,6 +148,8 @@ export class App {
   readonly principalOf: (authInfo: AuthInfo | undefined) => string | undefined;
   readonly stdioUser: string | undefined;
   readonly flows: FlowKit | undefined;
+  /** Question pages, unless the server turned them off. */
+  readonly pages: QuestionPages | undefined;
   /** The `ctx.once` store and its timings, when the server was given one. */
   readonly once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
   /** What `server.use()` added, outermost first. */
@@ -157,7 +168,11 @@ export class App {
   #codec: Promise<StateCodec> | undefined;
   #ring: KeyRing | undefined;
 
-  constructor(options: ServerOptions) {
+  /**
+   * @param startPageListener starts the loopback listener that serves question pages when nothing
+   *   else does (stdio); the serving layer provides it.
+   */
+  constructor(options: ServerOptions, startPageListener?: PageListenerStarter) {
     if (!options.name || !options.version) throw new TypeError('createServer() needs a name and a version.');
     this.#options = options;
     this.info = {
@@ -184,6 +199,19 @@ export class App {
     this.sessionIdPrefix = idPrefix === undefined ? '' : `${idPrefix}.`;
     this.flows = options.flows ? new FlowKit(options.name, options.flows, this.log, options.now) : undefined;
     const state = options.state ?? {};
+    this.pages =
+      options.questionPages === false
+        ? undefined
+        : new QuestionPages({
+            server: this.info,
+            options: options.questionPages ?? {},
+            flows: options.flows,
+            log: this.log,
+            ring: () => this.keyRing(),
+            stateTtlSeconds: positive(state.ttlSeconds, 600, 'state.ttlSeconds'),
+            startListener: startPageListener,
+            ...(options.now && { now: options.now }),
+          });
     this.once = options.once && {
       store: options.once.store,
       timings: {
@@ -206,6 +234,12 @@ export class App {
   codec(): Promise<StateCodec> {
     this.#codec ??= this.#buildCodec();
     return this.#codec;
+  }
+
+  /** The key ring states are sealed with (question pages seal secret answers with it too). */
+  async keyRing(): Promise<KeyRing> {
+    await this.codec();
+    return this.#ring!;
   }
 
   /** Whether states are sealed with a key made for this process only (known after the first codec use). */

@@ -8,6 +8,7 @@ import type { ToolConfig, ToolHandler } from './registry/tools.js';
 import type { Middleware } from './run/middleware.js';
 import { createEndpoint, type Endpoint, type EndpointOptions } from './serve/http-endpoint.js';
 import { type Listening, type ListenOptions, listen } from './serve/listen.js';
+import { startPageListener } from './serve/page-listener.js';
 import { type StdioOptions, serveOverStdio } from './serve/stdio.js';
 
 /**
@@ -18,7 +19,7 @@ export class ParleyServer {
   readonly #app: App;
 
   constructor(options: ServerOptions) {
-    this.#app = new App(options);
+    this.#app = new App(options, startPageListener);
   }
 
   /** The server's name and version. */
@@ -138,11 +139,18 @@ export class ParleyServer {
   }
 
   /**
-   * Serves this server's flow pages (for servers mounted with {@link endpoint} in another HTTP
-   * server; {@link listen} mounts them itself). `undefined` when the request is not for one.
+   * Serves this server's pages: its URL flows' pages and its question pages (for servers mounted
+   * with {@link endpoint} in another HTTP server; {@link listen} mounts them itself). `undefined`
+   * when the request is not for one.
+   *
+   * @example
+   * const endpoint = server.endpoint();
+   * const fetch = async (request: Request) =>
+   *   new URL(request.url).pathname === '/mcp' ? endpoint.fetch(request) : ((await server.pages(request)) ?? notFound());
    */
-  pages(request: Request): Promise<Response | undefined> {
-    return this.#app.flows ? this.#app.flows.handle(request) : Promise.resolve(undefined);
+  async pages(request: Request): Promise<Response | undefined> {
+    const { flows, pages } = this.#app;
+    return (await flows?.handle(request)) ?? (await pages?.handle(request));
   }
 
   /** Serves one client over this process's stdin/stdout (either era). */

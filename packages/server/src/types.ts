@@ -114,6 +114,33 @@ export interface ElicitOptions {
    * });
    */
   readonly mentionsSecret?: boolean;
+  /**
+   * Where the question may be asked. `auto` (the default) takes the ladder: in the client when it
+   * shows forms, else on a page of this server (by URL mode, or by a link in the call's result).
+   * `inband` asks only in the client (`ElicitationUnavailable` when it cannot); `page` always asks
+   * on the page.
+   */
+  readonly via?: 'auto' | 'inband' | 'page';
+}
+
+/** Options of `ctx.confirm`. */
+export interface ConfirmOptions {
+  /** The key the question travels under (as for `ctx.elicit`). */
+  readonly key?: string;
+  /** The label of the yes/no field. Default `Confirm`. */
+  readonly title?: string;
+  /**
+   * `page`: the person must confirm on a page of this server (signed in as the user who made the
+   * call, where the server has users); an `accept` sent by the client never counts. The
+   * confirmation is bound to this call (tool, arguments, user) and expires with its page.
+   */
+  readonly proof?: 'page';
+}
+
+/** What the person said to a confirmation: `confirmed` only when they accepted with yes. */
+export interface ConfirmOutcome {
+  readonly confirmed: boolean;
+  readonly action: 'accept' | 'decline' | 'cancel';
 }
 
 /**
@@ -145,6 +172,16 @@ export interface ParleyContext {
     question: Q,
     options?: ElicitOptions,
   ): Promise<ElicitOutcome<Answer<Q>>>;
+  /**
+   * Asks the person to confirm (a yes/no field, never an empty form) and waits. With
+   * `{ proof: 'page' }` only a confirmation given on a page of this server counts (see
+   * {@link ConfirmOptions.proof}): use it before anything destructive.
+   *
+   * @example
+   * const ok = await ctx.confirm(`Cancel order #${id}? This cannot be undone.`, { proof: 'page' });
+   * if (!ok.confirmed) return 'Nothing cancelled.';
+   */
+  confirm(message: string, options?: ConfirmOptions): Promise<ConfirmOutcome>;
   /**
    * Asks several questions in one round (one `inputRequests` map on 2026-07-28; sent concurrently on
    * the 2025 eras) and waits for all answers.

@@ -102,7 +102,45 @@ describe.each(stores)('%s', (_name, make) => {
   });
 });
 
+describe.each(stores)('%s values (parked calls, sealed answers)', (_name, make) => {
+  it('keeps, replaces and deletes a value', async () => {
+    const store = make();
+    expect(await store.getValue!('v')).toBeUndefined();
+    await store.putValue!('v', 'one', now + 60_000);
+    expect(await store.getValue!('v')).toBe('one');
+    await store.putValue!('v', 'two', now + 60_000);
+    expect(await store.getValue!('v')).toBe('two');
+    await store.deleteValue!('v');
+    expect(await store.getValue!('v')).toBeUndefined();
+    await store.deleteValue!('never-kept');
+  });
+
+  it('keeps values apart from flows of the same name', async () => {
+    const store = make();
+    await store.create(flow('same'));
+    await store.putValue!('same', 'a value', now + 60_000);
+    expect(await store.get('same')).toMatchObject({ id: 'same', status: 'pending' });
+    expect(await store.getValue!('same')).toBe('a value');
+  });
+});
+
+describe('MemoryFlowStore values', () => {
+  it('forgets a value at its expiry', async () => {
+    const store = new MemoryFlowStore({ now: clock });
+    await store.putValue('w', 'soon gone', now + 1_000);
+    now += 1_000;
+    expect(await store.getValue('w')).toBeUndefined();
+  });
+});
+
 describe('RedisFlowStore', () => {
+  it('lets Redis forget a value at its expiry', async () => {
+    const store = new RedisFlowStore(client, { prefix: `vttl:${Math.random()}:`, now: Date.now });
+    await store.putValue('w', 'soon gone', Date.now() + 50);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await store.getValue('w')).toBeUndefined();
+  });
+
   it('shares flows between replicas (two connections, one Redis)', async () => {
     const prefix = `shared:${Math.random()}:`;
     const other = new Redis(redis.url);

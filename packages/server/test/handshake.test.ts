@@ -190,7 +190,7 @@ describe.each([['stdio'], ['http']] as [Transport][])('2025 handshake era over %
     expect(impatient.received.map(messageOf)).toEqual(['Pickup date?']);
   });
 
-  it('adapts questions for a 2025-06-18 client, and refuses a multi-select with a clear message', async () => {
+  it('adapts questions for a 2025-06-18 client, and sends a multi-select to a page of the server', async () => {
     expect(textOf(await oldest.callTool('book_return', { order: 'H-6' }))).toMatch(/pickup 2026-09-01 am\.$/);
     const slot = oldest.received.find((request) => messageOf(request) === 'Morning or afternoon?');
     expect(slot?.params?.requestedSchema).toEqual({
@@ -200,13 +200,36 @@ describe.each([['stdio'], ['http']] as [Transport][])('2025 handshake era over %
     });
 
     const before = oldest.received.length;
-    const refused = await oldest.callTool('topics');
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toBe(
-      'This question cannot be asked on protocol 2025-06-18: 2025-06-18 clients cannot answer a multi-select; ' +
-        'ask with ask.choice() or several boolean fields for these clients',
-    );
+    const onPage = await oldest.callTool('topics');
+    if (transport === 'stdio') {
+      // No user to check over stdio: whoever holds the link answers, and the call waits for it.
+      expect(onPage.isError).toBeFalsy();
+      expect(textOf(onPage)).toMatch(/Answer here: http:\/\/127\.0\.0\.1:\d+\/parley\/questions\//);
+    } else {
+      // The fixture's HTTP users sign in with a bearer token, and it has no way to check a browser's.
+      expect(onPage.isError).toBe(true);
+      expect(textOf(onPage)).toContain('set questionPages.person and questionPages.signIn');
+    }
     expect(oldest.received).toHaveLength(before);
+  });
+
+  it('refuses a multi-select on 2025-06-18 with a clear message when question pages are off', async () => {
+    const pagesOff = await connect(
+      { ...SETTINGS, PARLEY_FIXTURE_QUESTION_PAGES: 'off' },
+      { answer: bookingAnswers, protocolVersion: '2025-06-18' },
+      { elicitation: {} },
+    );
+    try {
+      const refused = await pagesOff.callTool('topics');
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe(
+        'This question cannot be asked on protocol 2025-06-18: 2025-06-18 clients cannot answer a multi-select; ' +
+          'ask with ask.choice() or several boolean fields for these clients',
+      );
+      expect(pagesOff.received).toHaveLength(0);
+    } finally {
+      await pagesOff.close();
+    }
   });
 });
 

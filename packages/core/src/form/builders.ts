@@ -3,6 +3,7 @@ import { checkRequestedSchema } from './check-schema.js';
 import { frozenCopy, isRecord } from './json.js';
 import { pointer, problem } from './problems.js';
 import { SchemaError } from './schema-error.js';
+import type { Secret } from './secret.js';
 import type { Field, FieldSchema, Form, RequestedSchema, SchemaProblem, StringFormat } from './types.js';
 
 /** Options every question takes. */
@@ -20,6 +21,13 @@ export interface FieldOptions<T> {
 /** Options of text questions; lengths count characters (code points). */
 export interface TextOptions extends FieldOptions<string> {
   minLength?: number;
+  maxLength?: number;
+}
+
+/** Options of a secret question: no default (a secret is never pre-filled); lengths count characters. */
+export interface SecretOptions extends Omit<FieldOptions<never>, 'default'> {
+  minLength?: number;
+  /** Default 4096. */
   maxLength?: number;
 }
 
@@ -124,6 +132,26 @@ function numberField(builder: string, type: 'number' | 'integer') {
   };
 }
 
+const SECRET_MAX_LENGTH = 4096;
+
+function secret<const O extends SecretOptions = NoOptions>(opts?: O): Field<Secret, IsOptional<O>> {
+  refuseUnknownOptions('ask.secret', opts ?? {}, [
+    'title',
+    'description',
+    'optional',
+    'minLength',
+    'maxLength',
+  ]);
+  const schema = defined({
+    type: 'string',
+    ...annotations(opts),
+    minLength: opts?.minLength,
+    maxLength: opts?.maxLength ?? SECRET_MAX_LENGTH,
+  });
+  const field = makeField<Secret, O>('ask.secret', schema, opts);
+  return Object.freeze({ ...field, secret: true }) as Field<Secret, IsOptional<O>>;
+}
+
 function boolean<const O extends FieldOptions<boolean> = NoOptions>(opts?: O): Field<boolean, IsOptional<O>> {
   refuseUnknownOptions('ask.boolean', opts ?? {}, COMMON_OPTIONS);
   const schema = defined({ type: 'boolean', ...annotations(opts), default: opts?.default });
@@ -214,7 +242,12 @@ function form<const F extends Record<string, Field<unknown, boolean>>>(fields: F
   };
   const leftover = checkRequestedSchema(schema);
   if (leftover.length > 0) throw new SchemaError(leftover, 'ask.form() cannot build this form');
-  return Object.freeze({ kind: 'form', schema: frozenCopy(schema) }) as Form<FormAnswer<F>>;
+  const secretFields = entries.filter(([, field]) => field.secret === true).map(([name]) => name);
+  return Object.freeze({
+    kind: 'form',
+    schema: frozenCopy(schema),
+    ...(secretFields.length > 0 && { secretFields: Object.freeze(secretFields) }),
+  }) as Form<FormAnswer<F>>;
 }
 
 /**
@@ -250,6 +283,12 @@ export const ask = Object.freeze({
   choice,
   /** Any number of a list of values, or of an object `{ value: label }` for titled options. */
   many,
+  /**
+   * A secret (a password, an API key, a card number): answered only on a page of the MCP server,
+   * never in a form the client shows, and answered as a {@link Secret} whose `reveal()` gives the
+   * text. A form with a secret field is answered on the page as a whole.
+   */
+  secret,
   /** A form of several named questions. */
   form,
 });

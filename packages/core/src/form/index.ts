@@ -7,6 +7,7 @@ export type {
   IsOptional,
   ManyOptions,
   NumberOptions,
+  SecretOptions,
   TextOptions,
 } from './builders.js';
 export { ask } from './builders.js';
@@ -25,6 +26,7 @@ export { prepareQuestion, WRAPPED_FIELD } from './prepare.js';
 export { schemaForProtocolVersion } from './protocol-version.js';
 export { type ReceivedSchema, receiveRequestedSchema } from './receive-schema.js';
 export { SchemaError } from './schema-error.js';
+export { isSecret, Secret } from './secret.js';
 export { type SensitiveField, secretAskedIn, sensitiveFields } from './sensitive.js';
 export type {
   Answer,

@@ -4,6 +4,7 @@ import { listFields } from './fields.js';
 import { frozenCopy, isRecord } from './json.js';
 import { problem } from './problems.js';
 import { SchemaError } from './schema-error.js';
+import { Secret } from './secret.js';
 import type {
   Answer,
   FormContent,
@@ -23,6 +24,11 @@ export interface PreparedQuestion<T = unknown> {
   readonly schema: RequestedSchema;
   /** True for a bare field: the wire asks for `{ value }` and the answer is unwrapped. */
   readonly wrapped: boolean;
+  /**
+   * The fields built with `ask.secret()` (`['value']` for a bare `ask.secret()`). A question with any
+   * is answered only on a page of the server; their answers are {@link Secret}s.
+   */
+  readonly secretFields: readonly string[];
   /** Checks answer content; same as `parseContent(question, content)`. Never throws. */
   parse(content: unknown): ParseResult<T>;
 }
@@ -39,11 +45,28 @@ function schemaTextKey(question: object): string | undefined {
   const candidate = question as Record<string, unknown>;
   if ((candidate.kind !== 'field' && candidate.kind !== 'form') || !isRecord(candidate.schema))
     return undefined;
-  return `${candidate.kind}:${candidate.optional === true ? '?' : ''}${JSON.stringify(candidate.schema)}`;
+  // A secret and a text field share a schema: the secret marks keep them apart.
+  const secrets = candidate.secret === true ? '!' : JSON.stringify(candidate.secretFields ?? []);
+  return `${candidate.kind}:${candidate.optional === true ? '?' : ''}${secrets}${JSON.stringify(candidate.schema)}`;
 }
 
-function schemaOf(question: object): { schema: RequestedSchema; wrapped: boolean; zod?: ZodObjectLike } {
-  if (isZodSchema(question)) return { schema: zodToRequestedSchema(question), wrapped: false, zod: question };
+interface SchemaOf {
+  schema: RequestedSchema;
+  wrapped: boolean;
+  secretFields: readonly string[];
+  zod?: ZodObjectLike;
+}
+
+const NO_SECRETS: readonly string[] = Object.freeze([]);
+
+function schemaOf(question: object): SchemaOf {
+  if (isZodSchema(question))
+    return {
+      schema: zodToRequestedSchema(question),
+      wrapped: false,
+      secretFields: NO_SECRETS,
+      zod: question,
+    };
   const candidate = question as Record<string, unknown>;
   if (candidate.kind === 'field' && isRecord(candidate.schema)) {
     const schema = {
@@ -51,27 +74,40 @@ function schemaOf(question: object): { schema: RequestedSchema; wrapped: boolean
       properties: { [WRAPPED_FIELD]: candidate.schema },
       ...(candidate.optional === true ? {} : { required: [WRAPPED_FIELD] }),
     } as unknown as RequestedSchema;
-    return { schema, wrapped: true };
+    return { schema, wrapped: true, secretFields: candidate.secret === true ? [WRAPPED_FIELD] : NO_SECRETS };
   }
   if (candidate.kind === 'form' && isRecord(candidate.schema)) {
-    return { schema: candidate.schema as unknown as RequestedSchema, wrapped: false };
+    const secrets = Array.isArray(candidate.secretFields) ? (candidate.secretFields as string[]) : NO_SECRETS;
+    return { schema: candidate.schema as unknown as RequestedSchema, wrapped: false, secretFields: secrets };
   }
-  return { schema: question as RequestedSchema, wrapped: false };
+  return { schema: question as RequestedSchema, wrapped: false, secretFields: NO_SECRETS };
+}
+
+/** The checked content with each secret field's text held in a {@link Secret}. */
+function withSecrets(content: FormContent, secretFields: readonly string[]): Record<string, unknown> {
+  const held: Record<string, unknown> = { ...content };
+  for (const name of secretFields) {
+    const value = held[name];
+    if (typeof value === 'string') held[name] = new Secret(value);
+  }
+  return held;
 }
 
 function build(question: object): PreparedQuestion<unknown> {
-  const { schema, wrapped, zod } = schemaOf(question);
+  const { schema, wrapped, secretFields, zod } = schemaOf(question);
   const problems = checkRequestedSchema(schema);
   if (problems.length > 0) throw new SchemaError(problems);
   const frozen = frozenCopy(schema);
   const fields = listFields(frozen);
+  const secrets = Object.freeze([...secretFields]);
   const parse = (content: unknown): ParseResult<unknown> => {
     const checked = checkContent(fields, content);
     if (!checked.ok) return checked;
     if (zod) return validateWithZod(zod, checked.value);
-    return wrapped ? { ok: true, value: (checked.value as FormContent)[WRAPPED_FIELD] } : checked;
+    const value = secrets.length > 0 ? withSecrets(checked.value as FormContent, secrets) : checked.value;
+    return { ok: true, value: wrapped ? (value as Record<string, unknown>)[WRAPPED_FIELD] : value };
   };
-  return Object.freeze({ schema: frozen, wrapped, parse });
+  return Object.freeze({ schema: frozen, wrapped, secretFields: secrets, parse });
 }
 
 /**

@@ -132,6 +132,8 @@ export interface Field<T = unknown, Optional extends boolean = boolean> {
   /** The field's wire schema (frozen). */
   readonly schema: FieldSchema;
   readonly optional: Optional;
+  /** Built with `ask.secret()`: answered only on a page of the server, never in a form. */
+  readonly secret?: true;
   /** Type-only: carries the answer type. Never present at runtime. */
   readonly [answerType]?: T;
 }
@@ -141,6 +143,8 @@ export interface Form<T = FormContent> {
   readonly kind: 'form';
   /** The form's wire schema (frozen). */
   readonly schema: RequestedSchema;
+  /** The fields built with `ask.secret()`: the form is then answered only on a page of the server. */
+  readonly secretFields?: readonly string[];
   /** Type-only: carries the answer type. Never present at runtime. */
   readonly [answerType]?: T;
 }

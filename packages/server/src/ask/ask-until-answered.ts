@@ -21,6 +21,13 @@ export interface WaitingAsk {
   readonly onAnswer?: ((key: string, action: 'accept' | 'decline' | 'cancel') => void) | undefined;
   /** Called before an invalid answer is asked again (the 2025 eras count that as a round). */
   readonly beforeAskingAgain?: (() => void) | undefined;
+  /**
+   * When sending failed: the answer to the question asked another way (a form the client refused to
+   * show goes to a page of the server), or `undefined` to fail.
+   */
+  readonly fallback?:
+    | ((item: AskItem, kind: QuestionKind, error: unknown) => Promise<ItemResult> | undefined)
+    | undefined;
 }
 
 /**
@@ -55,7 +62,10 @@ function put(
       return check(item, how, kind, tries, reply);
     },
     (error: unknown) => {
-      throw how.failed ? how.failed(kind, error) : error;
+      const failure = how.failed ? how.failed(kind, error) : error;
+      const instead = how.fallback?.(item, kind, error);
+      if (!instead) throw failure;
+      return instead;
     },
   );
 }

@@ -6,6 +6,7 @@ import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
 import { NO_TASKS } from '../eras/task-start.js';
 import { AuthorError, SecretInFormError } from '../errors.js';
 import { firstRoundState } from '../state/round-state.js';
+import { CallSecrets } from './call-secrets.js';
 import { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './guardrails.js';
 import { input } from './input.js';
 import { formKind } from './kinds/form.js';
@@ -23,6 +24,10 @@ function context() {
     sdk,
     flows: undefined,
     task: NO_TASKS,
+    transport: 'http',
+    pages: undefined,
+    call: { method: 'tools/call', target: 'test', args: {} },
+    secrets: new CallSecrets(),
   };
   return createContext(facts, engine);
 }

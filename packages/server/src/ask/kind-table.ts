@@ -1,5 +1,6 @@
 import { ElicitationUnavailable } from '../errors.js';
 import { formKind } from './kinds/form.js';
+import { pageKind } from './kinds/page.js';
 import { rootsKind } from './kinds/roots.js';
 import { samplingKind } from './kinds/sampling.js';
 import { urlKind } from './kinds/url.js';
@@ -18,7 +19,8 @@ export function registerKind<I extends AskItem>(kind: QuestionKind<I>): void {
   KINDS.set(kind.name, kind as unknown as QuestionKind);
 }
 
-for (const kind of [formKind, urlKind, samplingKind, rootsKind]) registerKind<AskItem>(kind as never);
+for (const kind of [formKind, pageKind, urlKind, samplingKind, rootsKind])
+  registerKind<AskItem>(kind as never);
 
 /** The entry for a kind that is in the table (every item was built from one). */
 export function kindOf(item: Pick<AskItem, 'kind'>): QuestionKind {

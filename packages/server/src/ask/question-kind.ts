@@ -35,6 +35,12 @@ export interface SessionRequest {
   readonly resultSchema?: StandardSchemaV1;
 }
 
+/** Where the person answers an item out of band, and what they are asked there. */
+export interface OutOfBandLink {
+  readonly url: string;
+  readonly message: string;
+}
+
 /** A URL item backed by a flow of this server: its completion is checked on the server. */
 export interface FlowRef {
   readonly id: string;
@@ -92,7 +98,15 @@ export interface QuestionKind<I extends AskItem = AskItem> {
    * the handler gets, or `undefined` while it is not settled yet.
    */
   settle?(item: I, result: ItemResult, watch: FlowWatch): Promise<ItemResult | undefined>;
+  /**
+   * The link that answers the item out of band, when it is answered so: by a link in the call's
+   * result, never sent to the client. An engine does not send such an item; it settles it as if the
+   * person had agreed to open the link (a page answered by now gives its answer) and, while it is
+   * not answered, parks the call with the link in its result.
+   */
+  outOfBand?(item: I): OutOfBandLink | undefined;
   /** The result as it is journaled in the sealed state (short: it travels on every round). */
   encode(item: I, result: ItemResult): Json;
-  decode(item: I, encoded: Json): ItemResult;
+  /** Reads a journaled result back; a kind whose result lives on the server may read it there. */
+  decode(item: I, encoded: Json): ItemResult | Promise<ItemResult>;
 }

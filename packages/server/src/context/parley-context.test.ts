@@ -1,6 +1,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
+import { CallSecrets } from '../ask/call-secrets.js';
 import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
 import { NO_TASKS } from '../eras/task-start.js';
 import { ElicitationUnavailable, SecretInFormError, ToolError } from '../errors.js';
@@ -29,6 +30,10 @@ function context(clientCapabilities: unknown, user?: string, flows?: FlowKit) {
     sdk,
     flows,
     task: NO_TASKS,
+    transport: 'http',
+    pages: undefined,
+    call: { method: 'tools/call', target: 'test', args: {} },
+    secrets: new CallSecrets(),
   };
   return { ctx: createContext(facts, engine), engine };
 }
@@ -109,6 +114,10 @@ describe('createContext', () => {
         flows: undefined,
         task: NO_TASKS,
         notifications,
+        transport: 'http',
+        pages: undefined,
+        call: { method: 'tools/call', target: 'test', args: {} },
+        secrets: new CallSecrets(),
       },
       engine,
     );

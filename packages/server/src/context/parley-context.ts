@@ -1,15 +1,31 @@
 import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
-import type { QuestionInput } from '@parley/core/form';
+import { ask, type PreparedQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
+import { checkedFormEntry } from '../ask/kinds/form.js';
+import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
 import { SUSPEND } from '../eras/replay-engine.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
-import type { BatchItem, ElicitOptions, FlowTarget, ParleyContext, Principal } from '../types.js';
+import type {
+  BatchItem,
+  ConfirmOptions,
+  ConfirmOutcome,
+  ElicitOptions,
+  ElicitOutcome,
+  FlowTarget,
+  ParleyContext,
+  Principal,
+} from '../types.js';
 import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
+import { type PageCallFacts, pageItem, replayedRoute, routeFacts } from './page-questions.js';
 import { NotificationSequence, sendLog, sendProgress } from './side-channels.js';
+
+const AUTO: RouteWish = { via: 'auto', proof: false };
+const INBAND: FormRoute = { kind: 'inband' };
+const NOT_A_CONFIRMATION = { confirm: false, proof: false } as const;
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {
@@ -24,6 +40,11 @@ export interface AskEngine {
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
   /** Told the progress the handler reports (`ctx.progress`), which reminders sent while a question waits go on from. */
   progressed?(progress: number, total: number | undefined): void;
+  /**
+   * The fingerprint of the journal entry replayed next (`undefined` past the journal): a question is
+   * asked where the call first asked it when it replays, whatever this request's client declared.
+   */
+  upNext?(): number | undefined;
 }
 
 /** How a call becomes a task (the tasks extension); `eras/task-start.ts` implements it. */
@@ -33,7 +54,7 @@ export interface TaskHooks {
   runAsTask(): Promise<void>;
 }
 
-export interface ContextFacts {
+export interface ContextFacts extends PageCallFacts {
   readonly era: 'modern' | 'handshake';
   readonly protocolVersion: string;
   readonly user: Principal | undefined;
@@ -170,7 +191,7 @@ class CallContext implements ParleyContext {
     return yes;
   }
 
-  #nextKey(options: ElicitOptions | undefined): string {
+  #nextKey(options: { readonly key?: string } | undefined): string {
     this.#asked++;
     return options?.key ?? `q${this.#asked}`;
   }
@@ -201,9 +222,12 @@ class CallContext implements ParleyContext {
     // A mistake found before asking still comes back as a rejection, as from an async method.
     try {
       const key = this.#nextKey(options);
-      const mentionsSecret = options?.mentionsSecret;
-      return this.#askOne(
-        this.#kindFor('form').item(key, { kind: 'form', message, question, mentionsSecret }),
+      const checked = checkedFormEntry({ message, question, mentionsSecret: options?.mentionsSecret });
+      const wish = options?.via === undefined ? AUTO : { via: options.via, proof: false };
+      const route = this.#route(key, checked.question, wish);
+      if (route.kind === 'inband') return this.#askOne({ kind: 'form', key, ...checked }) as never;
+      return pageItem(this.#facts, this.#engine, key, checked, route, NOT_A_CONFIRMATION).then((item) =>
+        this.#askOne(item),
       ) as never;
     } catch (error) {
       return Promise.reject(error);
@@ -213,9 +237,51 @@ class CallContext implements ParleyContext {
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {
     this.#asked++;
     if (Object.keys(batch).length === 0) throw new TypeError('ctx.elicitAll() needs at least one question.');
-    const items = batchItems(batch, (name) => this.can(name));
+    const items: AskItem[] = [];
+    // One at a time: a page opened for a question is journaled, in the order the questions come.
+    for (const [key, entry] of Object.entries(batch)) items.push(await this.#batchItem(key, entry));
     const results = await this.#ask(askPoint(items, true));
     return Object.fromEntries(items.map((item, index) => [item.key, results[index]])) as never;
+  }
+
+  /** One entry of a batch: a form question takes the ladder like any other; the rest as declared. */
+  #batchItem(key: string, entry: BatchItem): AskItem | Promise<AskItem> {
+    const form = Array.isArray(entry)
+      ? { message: entry[0], question: entry[1] }
+      : (entry as { kind: string }).kind === 'form'
+        ? (entry as unknown as Readonly<Record<string, unknown>>)
+        : undefined;
+    if (!form) return batchItems({ [key]: entry }, (name) => this.can(name))[0]!;
+    const checked = checkedFormEntry(form);
+    const route = this.#route(key, checked.question, AUTO);
+    if (route.kind === 'inband') return { kind: 'form', key, ...checked };
+    return pageItem(this.#facts, this.#engine, key, checked, route, NOT_A_CONFIRMATION);
+  }
+
+  /** Where a form question goes: where the call asked it before when it replays, else the ladder. */
+  #route(key: string, question: PreparedQuestion<unknown>, wish: RouteWish): FormRoute {
+    const replayed = replayedRoute(this.#engine, key);
+    if (replayed === 'inband') return INBAND;
+    const facts = routeFacts(this.#facts, (mode) => this.can(mode));
+    return routeForm(question, facts, replayed === 'page' ? { ...wish, via: 'page' } : wish);
+  }
+
+  async confirm(message: string, options?: ConfirmOptions): Promise<ConfirmOutcome> {
+    const key = this.#nextKey(options);
+    const proof = options?.proof === 'page';
+    const checked = checkedFormEntry({
+      message,
+      question: ask.boolean({ title: options?.title ?? 'Confirm' }),
+    });
+    const route = this.#route(key, checked.question, { via: proof ? 'page' : 'auto', proof });
+    const outcome = (await (route.kind === 'inband'
+      ? this.#askOne({ kind: 'form', key, ...checked })
+      : pageItem(this.#facts, this.#engine, key, checked, route, { confirm: true, proof }).then((item) =>
+          this.#askOne(item),
+        ))) as ElicitOutcome<boolean>;
+    return outcome.action === 'accept'
+      ? { action: 'accept', confirmed: outcome.value === true }
+      : { action: outcome.action, confirmed: false };
   }
 
   async elicitUrl(

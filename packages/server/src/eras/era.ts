@@ -25,6 +25,8 @@ export interface EraCall<R> {
   readonly user: Principal | undefined;
   /** Whom the call's budgets (its tasks) count against: the user, or an anonymous caller's address. */
   readonly caller: string;
+  /** How the call arrived (question pages check who opens them only over HTTP). */
+  readonly transport: 'stdio' | 'http';
   /** Told the round's number once it is known, and the keys of the questions sent (middleware facts). */
   readonly observe?: RoundObserver | undefined;
   /** Runs the handler with the `ctx` the era built. */

@@ -65,6 +65,7 @@ export function guardSuspension(
       rounds: soFar.rounds + 1,
       guard: { asked: askPoint(items, true).fingerprint, data: data ?? null },
     },
+    outOfBand: [],
   };
 }
 

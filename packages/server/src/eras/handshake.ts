@@ -1,18 +1,29 @@
+import { elicitationModes } from '@parley/core/capabilities';
 import { askPoint } from '../ask/ask-item.js';
+import { CallSecrets } from '../ask/call-secrets.js';
+import { markModeFailed, modeFailedFor } from '../ask/forms-failed.js';
 import { isDeclared } from '../ask/kind-table.js';
+import type { FormItem } from '../ask/kinds/form.js';
+import type { PageItem } from '../ask/kinds/page.js';
+import { routeForm } from '../ask/route.js';
 import { type InputRequired, isInputRequired } from '../context/guard.js';
+import { pageItem, routeFacts } from '../context/page-questions.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
 import { NotificationSequence } from '../context/side-channels.js';
 import { RoundLimitError } from '../errors.js';
-import { newCallId } from '../state/round-state.js';
+import type { StateBinding } from '../state/binding.js';
+import { newCallId, type RoundState } from '../state/round-state.js';
 import type { EraCall, EraModule } from './era.js';
 import { answeredGuardRound } from './guard-rounds.js';
+import { type ParkingCaller, parkCall, resumeParked } from './park-call.js';
 import { PushEngine } from './push-engine.js';
 import { NO_TASKS } from './task-start.js';
 
 /**
  * The 2025 eras (2025-06-18, 2025-11-25): questions are requests over the session, and the handler
- * waits for their answers; the call's result is the handler's.
+ * waits for their answers; the call's result is the handler's. A client that cannot show a form
+ * gets it on a page of the server; one that cannot open URLs either gets the page's link in the
+ * result, and the call parks until the same call comes again.
  *
  * Written as a chain of promises, not an `await` loop: a 2025-era call waits on the person for as
  * long as they take, and a suspended async frame per pending call is memory.
@@ -20,21 +31,102 @@ import { NO_TASKS } from './task-start.js';
 export const handshakeEra: EraModule = {
   run<R>(call: EraCall<R>): Promise<R> {
     try {
-      const { server } = call;
+      const { server, app } = call;
       const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
-      const engine = new PushEngine(call, protocolVersion, newCallId());
-      const first = handshakeFacts(
-        call,
-        protocolVersion,
-        server.getClientCapabilities(),
-        server.getClientVersion(),
-      );
-      return runRound(call, engine, first, 1);
+      const clientCapabilities = server.getClientCapabilities();
+      // Only a call whose questions could not be sent as URLs was parked (its page went by link).
+      const parkable =
+        app.pages !== undefined &&
+        (!elicitationModes(clientCapabilities, protocolVersion).url ||
+          modeFailedFor('url', clientCapabilities));
+      if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);
+      const { binding, caller } = parking(call);
+      return resumeParked(app, app.pages!, binding, caller).then((resumed) => {
+        if (resumed?.formsFailed) markModeFailed('form', clientCapabilities);
+        if (resumed?.urlFailed) markModeFailed('url', clientCapabilities);
+        return start(call, protocolVersion, clientCapabilities, resumed?.state);
+      });
     } catch (error) {
       return Promise.reject(error);
     }
   },
 };
+
+/** Runs the call, from the top or going on from a parked state. */
+function start<R>(
+  call: EraCall<R>,
+  protocolVersion: string,
+  clientCapabilities: unknown,
+  resumed: RoundState | undefined,
+): Promise<R> {
+  const engine = new PushEngine(call, protocolVersion, resumed?.callId ?? newCallId(), resumed);
+  const first = handshakeFacts(
+    call,
+    protocolVersion,
+    clientCapabilities,
+    call.server.getClientVersion(),
+    new NotificationSequence(resumed?.notified),
+  );
+  engine.onRefused((item, kind) => {
+    if (kind.name === 'page' && (item as PageItem).route === 'url') {
+      // The client cannot open the page's URL question either: the link goes in the result.
+      markModeFailed('url', clientCapabilities);
+      return Promise.resolve({ ...(item as PageItem), route: 'link' as const });
+    }
+    if (kind.name !== 'form' || !first.pages) return undefined;
+    markModeFailed('form', clientCapabilities);
+    const form = item as FormItem;
+    const facts = routeFacts(first, (mode) => isDeclared(mode, clientCapabilities, protocolVersion));
+    const route = routeForm(form.question, facts, { via: 'auto', proof: false });
+    if (route.kind !== 'page') return undefined;
+    return pageItem(first, engine, form.key, form, route, { confirm: false, proof: false });
+  });
+  const finished = runRound(call, engine, first, 1);
+  return ended(call, engine, first, finished);
+}
+
+/** What a call ends with: its result, its failure, or (parked at a page) the page's link. */
+function ended<R>(
+  call: EraCall<R>,
+  engine: PushEngine,
+  facts: ContextFacts,
+  running: Promise<R>,
+): Promise<R> {
+  const { app } = call;
+  const settle = (outcome: { value: R } | { error: unknown }): Promise<R> => {
+    const parked = engine.parked;
+    if (parked && app.pages) {
+      const { binding, caller } = parking(call);
+      const state = engine.state(facts.notifications?.reached ?? 0);
+      return parkCall(app, app.pages, binding, caller, {
+        state,
+        items: parked,
+        formsFailed: modeFailedFor('form', facts.clientCapabilities),
+        urlFailed: modeFailedFor('url', facts.clientCapabilities),
+      }) as Promise<never>;
+    }
+    return facts.secrets.erase(app.pages).then(() => {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    });
+  };
+  return running.then(
+    (value) => settle({ value }),
+    (error: unknown) => settle({ error }),
+  );
+}
+
+/** The call's binding and caller, for parking it (or finding it parked). */
+function parking<R>(call: EraCall<R>): { binding: StateBinding; caller: ParkingCaller } {
+  const binding: StateBinding = {
+    server: call.app.info.name,
+    method: call.call.method,
+    target: call.call.target,
+    args: call.call.args,
+    principal: call.user?.id,
+  };
+  return { binding, caller: { user: call.user, transport: call.transport, session: call.sdk.sessionId } };
+}
 
 /** The facts of the first run of the handler. */
 function handshakeFacts<R>(
@@ -42,6 +134,7 @@ function handshakeFacts<R>(
   protocolVersion: string,
   clientCapabilities: unknown,
   clientInfo: ContextFacts['clientInfo'],
+  notifications: NotificationSequence,
 ): ContextFacts {
   // One literal (no spreads): an object built by spreading gets a hidden class of its own.
   return {
@@ -54,7 +147,12 @@ function handshakeFacts<R>(
     flows: call.app.flows,
     task: NO_TASKS,
     guard: undefined,
-    notifications: new NotificationSequence(),
+    notifications,
+    transport: call.transport,
+    pages: call.app.pages,
+    call: call.call,
+    secrets: new CallSecrets(),
+    anonymousScope: call.sdk.sessionId === undefined ? undefined : `session:${call.sdk.sessionId}`,
   };
 }
 
@@ -95,6 +193,11 @@ function askGuard<R>(
       task: NO_TASKS,
       guard: answeredGuardRound(items, results, asked.data),
       notifications,
+      transport: facts.transport,
+      pages: facts.pages,
+      call: facts.call,
+      secrets: facts.secrets,
+      anonymousScope: facts.anonymousScope,
     };
     return runRound(call, engine, next, round + 1);
   });

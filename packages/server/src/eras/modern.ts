@@ -8,17 +8,20 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { elicitationModes } from '@parley/core/capabilities';
 import type { App } from '../app.js';
+import { CallSecrets } from '../ask/call-secrets.js';
 import { isDeclared } from '../ask/kind-table.js';
 import { isInputRequired } from '../context/guard.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
 import { NotificationSequence } from '../context/side-channels.js';
-import { ElicitationUnavailable } from '../errors.js';
+import { AuthorError, ElicitationUnavailable } from '../errors.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import { createTaskResult, type EraModule } from './era.js';
 import { guardSuspension, modernGuardRound } from './guard-rounds.js';
+import { parkCall, resumeParked } from './park-call.js';
 import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-engine.js';
 import { EngineSwitch, TaskStarter } from './task-start.js';
 
@@ -28,7 +31,7 @@ import { EngineSwitch, TaskStarter } from './task-start.js';
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, caller, invoke, observe, task }) {
+  async run({ app, sdk, call, user, caller, transport, invoke, observe, task }) {
     const bindingFacts: StateBinding = {
       server: app.info.name,
       method: call.method,
@@ -40,7 +43,17 @@ export const modernEra: EraModule = {
     // a call that asks nothing never computes it.
     let binding: Uint8Array | undefined;
     const bindingOf = () => (binding ??= bindingBytes(bindingFacts));
-    const state = await openState(app, sdk, bindingFacts, bindingOf);
+    const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
+    const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
+    const caller = { user, transport };
+    // A client that cannot open URLs gets a page's link in a result, and makes the same call again
+    // (with no state) once the person answered: its parked state is on the server.
+    const parkable = app.pages !== undefined && !elicitationModes(clientCapabilities, protocolVersion).url;
+    const state =
+      (await openState(app, sdk, bindingFacts, bindingOf)) ??
+      (parkable ? (await resumeParked(app, app.pages!, bindingFacts, caller))?.state : undefined) ??
+      firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
     if (dropped && dropped.length > 0) {
@@ -57,26 +70,30 @@ export const modernEra: EraModule = {
       app.once,
     );
     const engine = new EngineSwitch(replay);
-    const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
     const starter = new TaskStarter({
       app,
       mode: task?.mode,
-      clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
+      clientCapabilities,
       principal: user?.id,
       caller,
       engine,
       callId: state.callId,
       tool: call.target,
     });
+    const secrets = new CallSecrets();
     const eraFacts: ContextFacts = {
       era: 'modern',
-      protocolVersion: String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28'),
+      protocolVersion,
       user,
-      clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
+      clientCapabilities,
       clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
       sdk,
       flows: app.flows,
       task: starter,
+      transport,
+      pages: app.pages,
+      call,
+      secrets,
     };
 
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
@@ -94,7 +111,10 @@ export const modernEra: EraModule = {
     // answered with the task and the handler goes on, its outcome recorded on the task.
     const first = await Promise.race([running, starter.detached.then((record) => ({ record }))]);
     if ('record' in first) {
-      void running.then((outcome) => task?.settle(first.record, outcome as never));
+      void running.then(async (outcome) => {
+        await secrets.erase(app.pages);
+        await task?.settle(first.record, outcome as never);
+      });
       return createTaskResult(first.record);
     }
     let failed = 'error' in first;
@@ -115,13 +135,17 @@ export const modernEra: EraModule = {
     // A suspension wins even if the handler caught the signal and returned or threw something else.
     const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
+      const sealed = { ...suspension.state, notified: notifications.reached };
+      if (suspension.outOfBand.length > 0) {
+        requireOnlyOutOfBand(suspension);
+        const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };
+        return parkCall(app, app.pages!, bindingFacts, caller, parked) as never;
+      }
       const codec = await app.codec();
-      const requestState = await codec.seal(
-        { ...suspension.state, notified: notifications.reached },
-        bindingOf(),
-      );
+      const requestState = await codec.seal(sealed, bindingOf());
       return inputRequired({ inputRequests: suspension.inputRequests, requestState });
     }
+    await secrets.erase(app.pages);
     if (!failed) return result!;
     if (failure instanceof MalformedResponseError)
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, failure.message);
@@ -142,14 +166,28 @@ function invalidStateError(): ProtocolError {
   });
 }
 
+/**
+ * A round that stops at a page's link parks the call, and that result cannot also carry questions
+ * for the client: a batch that mixes the two is asked in two rounds.
+ */
+function requireOnlyOutOfBand(suspension: Suspension): void {
+  const inBand = Object.keys(suspension.inputRequests);
+  if (inBand.length === 0) return;
+  throw new AuthorError(
+    `This batch mixes questions answered on a page (${suspension.outOfBand.map((item) => `'${item.key}'`).join(', ')}) ` +
+      `with questions this client answers itself (${inBand.map((key) => `'${key}'`).join(', ')}): ask them in two rounds.`,
+  );
+}
+
+/** The state the request carries, opened; `undefined` when it carries none. */
 async function openState(
   app: App,
   sdk: ServerContext,
   call: StateBinding,
   binding: () => Uint8Array,
-): Promise<RoundState> {
+): Promise<RoundState | undefined> {
   const raw = sdk.mcpReq.requestState<unknown>();
-  if (raw === undefined) return firstRoundState();
+  if (raw === undefined) return undefined;
   const codec = await app.codec();
   const opened = await codec.open(raw, binding());
   if (opened.ok) return opened.state;

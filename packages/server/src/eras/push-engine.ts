@@ -1,13 +1,37 @@
-import { SdkError, SdkErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { askUntilAnswered, type WaitingAsk } from '../ask/ask-until-answered.js';
+import { fingerprint } from '../ask/fingerprint.js';
+import { kindOf } from '../ask/kind-table.js';
 import type { FlowRef, QuestionKind } from '../ask/question-kind.js';
 import { CallCancelledError, QuestionTimeoutError, RoundLimitError } from '../errors.js';
 import type { FlowCheck } from '../flows/flow-kit.js';
 import { runOnce } from '../once/once-store.js';
 import type { RoundObserver } from '../run/middleware.js';
-import type { Json } from '../state/round-state.js';
+import type { Json, RoundState } from '../state/round-state.js';
+import { Journal } from './journal.js';
+import { PARK } from './parked.js';
+import { lookOnce } from './replay-engine.js';
+
+/** Where a question the client refused to show goes instead; `undefined` result means nowhere. */
+export type PageFallback = (item: AskItem, kind: QuestionKind) => Promise<AskItem> | undefined;
+
+/**
+ * Whether a question failed because the client answered it with an error of its own (it does not
+ * implement elicitation/create, or could not show this form), not because the call was cancelled,
+ * timed out, or the connection closed.
+ */
+function isClientRefusal(error: unknown, signal: AbortSignal): boolean {
+  if (signal.aborted) return false;
+  return error instanceof ProtocolError;
+}
 import { type WaitingCall, waitingCallOf } from './waiting-progress.js';
 
 /** What the engine needs of the call it serves. */
@@ -36,12 +60,22 @@ export class PushEngine implements WaitingAsk {
   readonly #callId: string;
   /** Progress reminders while a question waits, when the request carries a `progressToken`. */
   readonly #waiting: WaitingCall | undefined;
-  #rounds = 0;
+  #rounds: number;
+  /**
+   * What each ask point and `ctx.once` gave, so a call parked at a page (its link in the result)
+   * goes on where it stopped when it comes again: a resumed call replays it first.
+   */
+  readonly #journal: Journal;
+  #parked: readonly AskItem[] | undefined;
+  #fallback: PageFallback | undefined;
 
-  constructor(call: PushCall, protocolVersion: string, callId: string) {
+  /** @param resume the state of a call parked earlier, which this call goes on from. */
+  constructor(call: PushCall, protocolVersion: string, callId: string, resume?: RoundState) {
     this.#call = call;
     this.#protocolVersion = protocolVersion;
     this.#callId = callId;
+    this.#rounds = resume?.rounds ?? 0;
+    this.#journal = new Journal(resume?.journal);
     this.#waiting = waitingCallOf(call.app.waitingReminders, call.sdk);
   }
 
@@ -54,36 +88,104 @@ export class PushEngine implements WaitingAsk {
     return this.#call.app.maxTries;
   }
 
+  /** The questions the call parked at (answered by links in its result), once it did. */
+  get parked(): readonly AskItem[] | undefined {
+    return this.#parked;
+  }
+
+  /** The call's state so far, to park it with (its journal, its rounds). */
+  state(notified: number): RoundState {
+    return {
+      callId: this.#callId,
+      rounds: this.#rounds,
+      journal: this.#journal.entries,
+      pending: undefined,
+      ...(notified > 0 && { notified }),
+    };
+  }
+
+  /** Sets where a question the client refused to show goes instead (a page of the server). */
+  onRefused(fallback: PageFallback): void {
+    this.#fallback = fallback;
+  }
+
   ask(point: AskPoint): Promise<ItemResult[]> {
     try {
+      const replayed = this.#journal.next(point.fingerprint, point.label);
+      if (replayed !== undefined) return this.#decodeAll(point, replayed);
       this.#countRound();
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.all(point.items.map((item) => this.#askOne(item)));
+    return Promise.all(point.items.map((item) => this.#askOne(item))).then((results) => {
+      const record = Object.fromEntries(
+        point.items.map((item, index) => [item.key, kindOf(item).encode(item, results[index])]),
+      );
+      this.#journal.push(point.fingerprint, record);
+      return results;
+    });
   }
 
   /** A single question: its own promise, no `Promise.all` around it (see `AskEngine.askOne`). */
   askOne(point: AskPoint): Promise<ItemResult> {
+    const item = point.items[0]!;
     try {
+      const replayed = this.#journal.next(point.fingerprint, point.label);
+      if (replayed !== undefined) return Promise.resolve(kindOf(item).decode(item, replayed));
       this.#countRound();
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#askOne(point.items[0]!);
+    return this.#askOne(item).then((result) => {
+      this.#journal.push(point.fingerprint, kindOf(item).encode(item, result));
+      return result;
+    });
+  }
+
+  /** `AskEngine`: the fingerprint the journal replays next. */
+  upNext(): number | undefined {
+    return this.#journal.upNext;
   }
 
   async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
+    const fp = fingerprint('once', name);
+    const replayed = this.#journal.next(fp, `ctx.once('${name}')`);
+    if (replayed !== undefined) return replayed as T;
     const key = `${this.#callId}.${name}`;
     const once = this.#call.app.once;
-    return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
+    const value = once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : await fn(key);
+    // Journaled as JSON, as on 2026-07-28: a resumed call reads exactly what this run saw.
+    const json = JSON.parse(JSON.stringify(value ?? null)) as T;
+    this.#journal.push(fp, json);
+    return value;
+  }
+
+  #decodeAll(point: AskPoint, replayed: Json): Promise<ItemResult[]> {
+    const record = replayed as Record<string, Json>;
+    return Promise.all(point.items.map((item) => kindOf(item).decode(item, record[item.key] ?? null)));
   }
 
   #askOne(item: AskItem): Promise<ItemResult> {
+    const kind = kindOf(item);
+    if (kind.outOfBand?.(item)) return this.#lookOutOfBand(item, kind);
     this.#call.observe?.asked([item.key]);
     // The watch waits until a flow settles, so "not settled" cannot come back here; if a kind ever
     // returns it, the question is asked again, as on 2026-07-28.
     return askUntilAnswered(item, this);
+  }
+
+  /** An item answered by a link in the result: answered by now, or the call parks. */
+  async #lookOutOfBand(item: AskItem, kind: QuestionKind): Promise<ItemResult> {
+    const settled = await kind.settle!(item, { action: 'accept' }, lookOnce);
+    if (settled !== undefined) return settled;
+    this.#parked = [...(this.#parked ?? []), item];
+    throw PARK;
+  }
+
+  /** `WaitingAsk`: a question the client failed to show goes to a page of the server instead. */
+  fallback(item: AskItem, kind: QuestionKind, error: unknown): Promise<ItemResult> | undefined {
+    if (!this.#fallback || !isClientRefusal(error, this.#call.sdk.mcpReq.signal)) return undefined;
+    return this.#fallback(item, kind)?.then((instead) => this.#askOne(instead));
   }
 
   /** `WaitingAsk`: a reply that is not even the shape of an answer. */

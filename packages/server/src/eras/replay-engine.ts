@@ -5,7 +5,8 @@ import { kindOf, questionMessage } from '../ask/kind-table.js';
 import type { FlowWatch } from '../ask/question-kind.js';
 import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
-import type { JournalEntry, Json, PendingAsk, RoundState } from '../state/round-state.js';
+import type { Json, PendingAsk, RoundState } from '../state/round-state.js';
+import { Journal } from './journal.js';
 
 /** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
 export const SUSPEND: unique symbol = Symbol('parley.suspend');
@@ -27,6 +28,11 @@ export interface ReplayLimits {
 export interface Suspension {
   readonly inputRequests: Record<string, InputRequest>;
   readonly state: RoundState;
+  /**
+   * The questions answered out of band (pages whose link goes in the call's result) that are not
+   * answered yet: the era parks the call instead of sending an InputRequiredResult.
+   */
+  readonly outOfBand: readonly AskItem[];
 }
 
 /**
@@ -38,8 +44,7 @@ export class ReplayEngine {
   readonly #state: RoundState;
   readonly #responses: Readonly<Record<string, unknown>>;
   readonly #limits: ReplayLimits;
-  readonly #journal: JournalEntry[];
-  #cursor = 0;
+  readonly #journal: Journal;
   #frontierDone = false;
   #suspension: Suspension | undefined;
   readonly #once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
@@ -60,7 +65,7 @@ export class ReplayEngine {
     this.#state = state;
     this.#responses = responses ?? {};
     this.#limits = limits;
-    this.#journal = [...state.journal];
+    this.#journal = new Journal(state.journal);
   }
 
   get suspension(): Suspension | undefined {
@@ -72,7 +77,7 @@ export class ReplayEngine {
     return {
       callId: this.#state.callId,
       rounds: this.#state.rounds,
-      journal: this.#journal,
+      journal: this.#journal.entries,
       pending: undefined,
     };
   }
@@ -83,12 +88,19 @@ export class ReplayEngine {
     if (replayed !== undefined) {
       if (!point.batch) {
         const item = point.items[0]!;
-        return [kindOf(item).decode(item, replayed)];
+        return [await kindOf(item).decode(item, replayed)];
       }
       const record = replayed as Record<string, Json>;
-      return point.items.map((item) => kindOf(item).decode(item, record[item.key] ?? null));
+      return await Promise.all(
+        point.items.map((item) => kindOf(item).decode(item, record[item.key] ?? null)),
+      );
     }
     return await this.#frontier(point);
+  }
+
+  /** `AskEngine`: the fingerprint the journal replays next. */
+  upNext(): number | undefined {
+    return this.#journal.upNext;
   }
 
   /** Runs `fn` once per logical call; its result is journaled and replayed on later rounds. */
@@ -98,7 +110,7 @@ export class ReplayEngine {
     if (replayed !== undefined) return replayed as T;
     if (!this.#frontierDone && this.#state.pending) {
       // The last round stopped at a question, so replay must reach that question before anything new.
-      throw new ReplayDivergenceError(this.#cursor, `ctx.once('${name}')`);
+      throw new ReplayDivergenceError(this.#journal.position, `ctx.once('${name}')`);
     }
     const key = `${this.#state.callId}.${name}`;
     const value = this.#once
@@ -106,18 +118,13 @@ export class ReplayEngine {
       : await fn(key);
     // Round-trip through JSON now, so the first round sees exactly what later rounds will replay.
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
-    this.#journal.push([fp, json]);
-    this.#cursor++;
+    this.#journal.push(fp, json);
     return json;
   }
 
   #replay(fp: number, label: string): Json | undefined {
     if (this.#suspension) throw SUSPEND;
-    if (this.#cursor >= this.#journal.length) return undefined;
-    const [journaled, result] = this.#journal[this.#cursor]!;
-    if (journaled !== fp) throw new ReplayDivergenceError(this.#cursor, label);
-    this.#cursor++;
-    return result;
+    return this.#journal.next(fp, label);
   }
 
   async #frontier(point: AskPoint): Promise<ItemResult[]> {
@@ -125,7 +132,7 @@ export class ReplayEngine {
     const answering = !this.#frontierDone;
     this.#frontierDone = true;
     if (answering && pending && pending.fingerprint !== point.fingerprint) {
-      throw new ReplayDivergenceError(this.#cursor, point.label);
+      throw new ReplayDivergenceError(this.#journal.position, point.label);
     }
     const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
     const tries = answering && pending ? pending.tries : 0;
@@ -135,7 +142,13 @@ export class ReplayEngine {
     for (const item of point.items) {
       const kind = kindOf(item);
       if (item.key in partial) {
-        results.set(item.key, kind.decode(item, partial[item.key]!));
+        results.set(item.key, await kind.decode(item, partial[item.key]!));
+        continue;
+      }
+      if (kind.outOfBand?.(item)) {
+        // Never sent: its page answers it. Looked at once, as if the person agreed to open it.
+        const settled = await kind.settle!(item, { action: 'accept' }, lookOnce);
+        if (settled !== undefined) results.set(item.key, settled);
         continue;
       }
       const reply =
@@ -157,8 +170,7 @@ export class ReplayEngine {
       const entry: Json = point.batch
         ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
         : encode(point.items[0]!);
-      this.#journal.push([point.fingerprint, entry]);
-      this.#cursor++;
+      this.#journal.push(point.fingerprint, entry);
       return point.items.map((item) => results.get(item.key)!);
     }
 
@@ -169,13 +181,15 @@ export class ReplayEngine {
     if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
 
     const inputRequests: Record<string, InputRequest> = {};
+    const outOfBand: AskItem[] = [];
     for (const item of point.items) {
       const kind = kindOf(item);
       if (results.has(item.key)) {
         partial[item.key] = kind.encode(item, results.get(item.key)!);
         continue;
       }
-      inputRequests[item.key] = kind.request.modern(item, questionMessage(item, reasons.get(item.key)));
+      if (kind.outOfBand?.(item)) outOfBand.push(item);
+      else inputRequests[item.key] = kind.request.modern(item, questionMessage(item, reasons.get(item.key)));
     }
     const nextPending: PendingAsk = {
       fingerprint: point.fingerprint,
@@ -187,9 +201,10 @@ export class ReplayEngine {
       state: {
         callId: this.#state.callId,
         rounds: this.#state.rounds + 1,
-        journal: this.#journal,
+        journal: this.#journal.entries,
         pending: nextPending,
       },
+      outOfBand,
     };
     throw SUSPEND;
   }

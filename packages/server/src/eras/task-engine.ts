@@ -1,5 +1,6 @@
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { askUntilAnswered } from '../ask/ask-until-answered.js';
+import { kindOf } from '../ask/kind-table.js';
 import type { FlowWatch } from '../ask/question-kind.js';
 import { QuestionTimeoutError, ToolError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
@@ -51,6 +52,15 @@ export class TaskEngine {
     flow.kit.waitFor(flow.id, flow.principal, this.#task.abort.signal, this.#questionTimeoutMs);
 
   #askOne(item: AskItem): Promise<ItemResult> {
+    // A task's questions travel in the task: one answered by a link in a result cannot be waited on.
+    const link = kindOf(item).outOfBand?.(item);
+    if (link)
+      return Promise.reject(
+        new ToolError(
+          `This app cannot show the question "${link.message}", so it is on a page: ${link.url} ` +
+            'Answer there, then call again.',
+        ),
+      );
     return askUntilAnswered(item, {
       send: (kind, question, message) =>
         this.#task.waitFor(question.key, kind.request.modern(question, message), {

@@ -29,6 +29,10 @@ export class EngineSwitch implements AskEngine {
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
     return this.#current.once(name, fn);
   }
+
+  upNext(): number | undefined {
+    return this.#current.upNext?.();
+  }
 }
 
 /** What the context needs to turn its call into a task. */

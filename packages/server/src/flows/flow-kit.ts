@@ -2,7 +2,7 @@ import { ToolError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Json } from '../state/round-state.js';
 import { isFlowId, newFlowId } from './flow-id.js';
-import type { FlowRecord, FlowStore } from './flow-types.js';
+import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 import { MemoryFlowStore } from './memory-store.js';
 import { messagePage } from './pages.js';
 
@@ -51,6 +51,13 @@ export interface FlowsOptions {
   readonly maxPendingPerUser?: number;
 }
 
+/**
+ * How one kit of flow pages is set up: the author's URL flows (`createServer({ flows })`), or the
+ * server's own question pages. Without `session`, only capability flows can be created.
+ */
+export type FlowKitOptions = Omit<FlowsOptions, 'session' | 'signIn'> &
+  Partial<Pick<FlowsOptions, 'session' | 'signIn'>>;
+
 /** What a retry learns about a flow. */
 export type FlowCheck =
   | { readonly status: 'done'; readonly result: Json }
@@ -61,15 +68,17 @@ export type FlowCheck =
 /** URL flows: created by a call, bound to its user, completed on a page of this server, read by the retry. */
 export class FlowKit {
   readonly #server: string;
-  readonly #options: FlowsOptions;
+  readonly #options: FlowKitOptions;
   readonly #store: FlowStore;
   readonly #pages = new Map<string, FlowPage>();
   readonly #log: Logger;
   readonly #now: () => number;
   #base: string | undefined;
   readonly #path: string;
+  /** Calls of this process waiting on a flow, woken when a page of this process settles it. */
+  readonly #waiters = new Map<string, Set<() => void>>();
 
-  constructor(server: string, options: FlowsOptions, log: Logger, now: () => number = Date.now) {
+  constructor(server: string, options: FlowKitOptions, log: Logger, now: () => number = Date.now) {
     this.#server = server;
     this.#options = options;
     this.#store = options.store ?? new MemoryFlowStore({ now });
@@ -88,14 +97,38 @@ export class FlowKit {
     return this.#store;
   }
 
+  /** Whether this kit can tell who is signed in to the browser (and so bind a flow to a user). */
+  get checksPerson(): boolean {
+    return this.#options.session !== undefined && this.#options.signIn !== undefined;
+  }
+
+  /** Whether the public URL of the pages is known yet (configured, or set by `listen()`). */
+  get hasOrigin(): boolean {
+    return this.#base !== undefined;
+  }
+
   register(kind: string, page: FlowPage): void {
     if (this.#pages.has(kind))
       throw new TypeError(`A flow page for ${JSON.stringify(kind)} is already registered.`);
     this.#pages.set(kind, page);
   }
 
-  /** Creates a pending flow for `principal`; throws when no page serves `kind`. */
-  async create(kind: string, principal: string, data: Json): Promise<FlowRecord> {
+  /**
+   * Creates a pending flow for `principal`; throws when no page serves `kind`. A `capability` flow
+   * is opened by whoever holds its link (`principal` is then only the scope its pending cap counts
+   * against); any other is opened only by the browser whose signed-in user is `principal`.
+   */
+  async create(
+    kind: string,
+    principal: string,
+    data: Json,
+    options: { readonly capability?: boolean; readonly maxPending?: number } = {},
+  ): Promise<FlowRecord> {
+    if (!options.capability && !this.checksPerson) {
+      throw new TypeError(
+        'A flow bound to its user needs a way to tell who is signed in to the browser: set session and signIn.',
+      );
+    }
     if (!this.#pages.has(kind)) {
       throw new TypeError(
         `No flow page is registered for ${JSON.stringify(kind)}; add server.flow(${JSON.stringify(kind)}, page).`,
@@ -118,8 +151,9 @@ export class FlowKit {
       createdAt: now,
       expiresAt: now + (this.#options.ttlSeconds ?? 900) * 1000,
       status: 'pending',
+      ...(options.capability && { capability: true as const }),
     };
-    const maxPending = this.#options.maxPendingPerUser ?? 10;
+    const maxPending = options.maxPending ?? this.#options.maxPendingPerUser ?? 10;
     if (!(await this.#store.create(flow, maxPending))) {
       throw new ToolError(
         `You already have ${maxPending} links waiting to be opened; finish or cancel one, or try again when they expire.`,
@@ -158,7 +192,18 @@ export class FlowKit {
     await this.#store.settle(id, { status: 'cancelled' });
   }
 
-  /** Polls until the flow leaves `pending` (2025 eras, where the server waits on the session). */
+  /** Settles a flow and wakes the calls of this process waiting on it. */
+  async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
+    const settled = await this.#store.settle(id, settlement);
+    if (settled) for (const wake of this.#waiters.get(id) ?? []) wake();
+    return settled;
+  }
+
+  /**
+   * Waits until the flow leaves `pending` (2025 eras, where the server waits on the session): at
+   * once when a page of this process settles it, else by looking every 250 ms (another replica's
+   * page).
+   */
   async waitFor(id: string, principal: string, signal: AbortSignal, timeoutMs: number): Promise<FlowCheck> {
     const deadline = this.#now() + timeoutMs;
     for (;;) {
@@ -166,8 +211,28 @@ export class FlowKit {
       if (check.status !== 'pending') return check;
       if (signal.aborted) throw signal.reason ?? new Error('The call was cancelled.');
       if (this.#now() >= deadline) return { status: 'expired' };
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await this.#nextLook(id, signal);
     }
+  }
+
+  #nextLook(id: string, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let waiters = this.#waiters.get(id);
+      if (!waiters) {
+        waiters = new Set();
+        this.#waiters.set(id, waiters);
+      }
+      const wake = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', wake);
+        waiters.delete(wake);
+        if (waiters.size === 0) this.#waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(wake, 250);
+      waiters.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
   }
 
   /** Serves flow pages; `undefined` when the request is not for one. */
@@ -195,13 +260,23 @@ export class FlowKit {
     if (flow.expiresAt <= this.#now())
       return messagePage(410, 'This link expired', 'Go back to your app and ask again.');
 
+    const page = this.#pages.get(flow.kind);
+    if (!page) return gone();
+    const actions: FlowActions = {
+      complete: (result) => this.settle(id, { status: 'done', result }),
+      fail: (reason) => this.settle(id, { status: 'failed', reason }),
+    };
+    if (flow.capability) return page(request, flow, actions);
+
     // The phishing defence: before anything else, the browser's own signed-in user must be the user
     // who made the call. The check reads this server's session, never anything in the URL.
-    const user = await this.#options.session(request);
+    const { session, signIn } = this.#options;
+    const user = session && signIn ? await session(request) : undefined;
     if (user === undefined) {
+      if (!signIn) return gone();
       return new Response(null, {
         status: 303,
-        headers: { location: this.#options.signIn(this.urlFor(id)), 'cache-control': 'no-store' },
+        headers: { location: signIn(this.urlFor(id)), 'cache-control': 'no-store' },
       });
     }
     if (user !== flow.principal) {
@@ -215,12 +290,7 @@ export class FlowKit {
         'The link was created for a different account than the one signed in here, so nothing was done. If someone sent you this link, do not use it.',
       );
     }
-    const page = this.#pages.get(flow.kind);
-    if (!page) return gone();
-    return page(request, flow, {
-      complete: (result) => this.#store.settle(id, { status: 'done', result }),
-      fail: (reason) => this.#store.settle(id, { status: 'failed', reason }),
-    });
+    return page(request, flow, actions);
   }
 }
 

@@ -9,8 +9,16 @@ export interface FlowRecord {
   readonly id: string;
   /** The flow page that serves it (registered with `server.flow(kind, page)`). */
   readonly kind: string;
-  /** The verified user who made the call; only this user's browser session may open the page. */
+  /**
+   * The verified user who made the call; only this user's browser session may open the page. For a
+   * capability flow, the scope it counts against (the stdio user, a session, `anonymous`).
+   */
   readonly principal: string;
+  /**
+   * The link itself is the capability: whoever holds it may open the page, no sign-in checked. Only
+   * for calls with no verified user to check (stdio, anonymous HTTP); see the server README.
+   */
+  readonly capability?: true;
   /** The server that created it; another server's flow id is refused. */
   readonly server: string;
   /** What the page may need (never secrets: the store is not a vault). */
@@ -48,4 +56,15 @@ export interface FlowStore {
    * pending any more or does not exist, so a flow completes at most once.
    */
   settle(id: string, settlement: FlowSettlement): Promise<boolean>;
+  /**
+   * Keeps a small value under `key` until `expiresAt` (ms since epoch), replacing any value there:
+   * question pages keep parked calls and sealed answers with it. Optional, for stores written before
+   * question pages; without it, questions that need it (a call parked for a client that cannot be
+   * asked, a secret) cannot be asked.
+   */
+  putValue?(key: string, value: string, expiresAt: number): Promise<void>;
+  /** The value kept under `key`, or `undefined` (never kept, deleted, or expired). */
+  getValue?(key: string): Promise<string | undefined>;
+  /** Deletes the value under `key` (nothing when there is none). */
+  deleteValue?(key: string): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 /** Flows in this process's memory: right for one process; a fleet needs {@link RedisFlowStore}. */
 export class MemoryFlowStore implements FlowStore {
   readonly #flows = new Map<string, FlowRecord>();
+  readonly #values = new Map<string, { readonly value: string; readonly expiresAt: number }>();
   /** Each user's flows that may still be pending (pruned as they settle or expire). */
   readonly #pending = new Map<string, Set<string>>();
   readonly #now: () => number;
@@ -42,6 +43,25 @@ export class MemoryFlowStore implements FlowStore {
     return true;
   }
 
+  async putValue(key: string, value: string, expiresAt: number): Promise<void> {
+    this.#sweep();
+    this.#values.set(key, { value, expiresAt });
+  }
+
+  async getValue(key: string): Promise<string | undefined> {
+    const kept = this.#values.get(key);
+    if (kept === undefined) return undefined;
+    if (kept.expiresAt <= this.#now()) {
+      this.#values.delete(key);
+      return undefined;
+    }
+    return kept.value;
+  }
+
+  async deleteValue(key: string): Promise<void> {
+    this.#values.delete(key);
+  }
+
   /** Flows held now (pending, or kept for their grace period). */
   get size(): number {
     return this.#flows.size;
@@ -50,6 +70,8 @@ export class MemoryFlowStore implements FlowStore {
   #sweep(): void {
     const cutoff = this.#now() - this.#graceMs;
     for (const [id, flow] of this.#flows) if (flow.expiresAt < cutoff) this.#flows.delete(id);
+    const now = this.#now();
+    for (const [key, kept] of this.#values) if (kept.expiresAt <= now) this.#values.delete(key);
     for (const [principal, ids] of this.#pending) {
       for (const id of ids) if (!this.#flows.has(id)) ids.delete(id);
       if (ids.size === 0) this.#pending.delete(principal);

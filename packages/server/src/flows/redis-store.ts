@@ -100,6 +100,19 @@ export class RedisFlowStore implements FlowStore {
     return raw === null ? undefined : (JSON.parse(raw) as FlowRecord);
   }
 
+  async putValue(key: string, value: string, expiresAt: number): Promise<void> {
+    const ttl = Math.max(1, Math.ceil(expiresAt - this.#now()));
+    await this.#redis.set(`${this.#prefix}value:${key}`, value, 'PX', ttl);
+  }
+
+  async getValue(key: string): Promise<string | undefined> {
+    return (await this.#redis.get(`${this.#prefix}value:${key}`)) ?? undefined;
+  }
+
+  async deleteValue(key: string): Promise<void> {
+    await this.#redis.del(`${this.#prefix}value:${key}`);
+  }
+
   async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
     const changed = await this.#redis.eval(
       SETTLE,

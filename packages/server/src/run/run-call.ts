@@ -13,6 +13,7 @@ export type ServingEra = 'modern' | 'legacy';
 
 /** What a handler's call learns from the connection it arrived on. */
 export interface ServingUnit {
+  readonly transport: 'stdio' | 'http';
   /** The user a stdio connection acts for. */
   readonly localUser?: string | undefined;
   /** Auth info kept beside the request (the shared modern connection carries it out of band). */
@@ -26,7 +27,7 @@ export interface ServingUnit {
 }
 
 /** Everything one call needs: the request, the handler, and the unit it arrived on. */
-export interface RunCallOptions<R> extends Omit<EraCall<R>, 'user' | 'caller'> {
+export interface RunCallOptions<R> extends Omit<EraCall<R>, 'user' | 'caller' | 'transport'> {
   readonly era: ServingEra;
   readonly unit: ServingUnit;
 }
@@ -52,6 +53,7 @@ export function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequire
     call: options.call,
     user,
     caller: unit.callerOf?.(sdk) ?? callerKey(user?.id, undefined),
+    transport: unit.transport,
     observe: options.observe,
     invoke: options.invoke,
     task: options.task,

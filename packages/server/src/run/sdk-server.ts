@@ -10,6 +10,7 @@ import {
 import type { App } from '../app.js';
 import { isInputRequired } from '../context/guard.js';
 import { isCreateTaskResult } from '../eras/era.js';
+import { isParkedOutcome } from '../eras/parked.js';
 import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
@@ -35,7 +36,11 @@ export function buildSdkServer(
   transport: 'http' | 'stdio' = 'http',
   hooks: Pick<ServingUnit, 'authOf' | 'callerOf' | 'onDispatch' | 'internal'> = {},
 ): Server {
-  const unit: ServingUnit = { localUser: transport === 'stdio' ? app.stdioUser : undefined, ...hooks };
+  const unit: ServingUnit = {
+    transport,
+    localUser: transport === 'stdio' ? app.stdioUser : undefined,
+    ...hooks,
+  };
   const surfaces = SURFACES.filter((surface) => surface.present(app));
   // Logging is always offered: the SDK applies the client's level (logging/setLevel on 2025, the
   // request's _meta level on 2026-07-28) to what ctx.log sends.
@@ -128,6 +133,7 @@ export function buildSdkServer(
             },
           });
           if (isInputRequiredResult(outcome) || isCreateTaskResult(outcome)) return outcome as Result;
+          if (isParkedOutcome(outcome)) return found.parked(outcome);
           return await found.finish(outcome, server);
         }),
       ).catch(failed);

@@ -9,7 +9,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import type { CallSpec } from '../eras/era.js';
+import type { ParkedOutcome } from '../eras/parked.js';
 import { ElicitationUnavailable } from '../errors.js';
+import { PAGES_META } from '../pages/page-types.js';
 import { validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
@@ -27,6 +29,8 @@ export interface FoundCall {
   handler(ctx: ParleyContext): Promise<unknown>;
   /** Turns what the handler returned into the method's result. */
   finish(value: unknown, server: Server): Result | Promise<Result>;
+  /** The result of a call parked at a page (the person answers there, then the call comes again). */
+  parked(outcome: ParkedOutcome): Result;
   /** For a tool that may run as a task: how. */
   readonly task?: TaskMode | undefined;
 }
@@ -133,6 +137,21 @@ class ToolCall implements FoundCall {
     }
     return server.projectCallToolResult(result, tool.outputJson);
   }
+
+  parked(outcome: ParkedOutcome): Result {
+    // A tool with an output schema cannot send structured content it does not have yet: the result
+    // is marked as an error, which clients do not check against the schema.
+    return {
+      content: [{ type: 'text', text: outcome.text }],
+      ...(this.#tool.output && { isError: true }),
+      _meta: pagesMeta(outcome),
+    };
+  }
+}
+
+/** The links of a parked call, for hosts that show them as they show a URL question. */
+function pagesMeta(outcome: ParkedOutcome): Record<string, unknown> {
+  return { [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })) };
 }
 
 /** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */
@@ -169,6 +188,10 @@ const prompts: Surface<'prompts/get'> = {
       what: `Prompt ${name}`,
       handler: (ctx) => promised(() => prompt.handler(validated.value as never, ctx)),
       finish: (value) => toPromptResult(value as never),
+      parked: (outcome) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: outcome.text } }],
+        _meta: pagesMeta(outcome),
+      }),
     };
   },
   fail: failAsError,
@@ -192,6 +215,10 @@ const resources: Surface<'resources/read'> = {
       what: `Resource ${JSON.stringify(uri)}`,
       handler: (ctx) => promised(() => resource.handler({ uri, params: variables }, ctx)),
       finish: (value) => toReadResourceResult(value as never, uri, resource.mimeType),
+      parked: (outcome) => ({
+        contents: [{ uri, mimeType: 'text/plain', text: outcome.text }],
+        _meta: pagesMeta(outcome),
+      }),
     };
   },
   fail: failAsError,

@@ -6,18 +6,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  type HttpServerLimits,
-  httpServerOptions,
-  readCappedBody,
-  SERVER_HTTP_LIMITS,
-  StreamConnections,
-} from '@parley/core';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS, StreamConnections } from '@parley/core';
 import type { App } from '../app.js';
-import { messagePage } from '../flows/pages.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
 import { slowReaderLimits } from './http-exchange.js';
-import { nodeExchange, nodeResponder, writeWebResponse } from './node-adapter.js';
+import { nodeExchange, nodeResponder } from './node-adapter.js';
+import { servePage } from './page-listener.js';
 
 /** Where `server.listen()` serves its HTTP endpoint, and how (every `EndpointOptions` applies). */
 export interface ListenOptions extends EndpointOptions {
@@ -28,8 +22,8 @@ export interface ListenOptions extends EndpointOptions {
   /** The endpoint path. Default `/mcp`. */
   readonly path?: string;
   /**
-   * Extra routes on the same origin (e.g. a sign-in page for URL flows), tried after the endpoint
-   * and the flow pages. Return `undefined` to pass (404).
+   * Extra routes on the same origin (e.g. a sign-in page for URL flows), tried after the endpoint,
+   * the flow pages and the question pages. Return `undefined` to pass (404).
    */
   readonly routes?: (request: Request) => Response | undefined | Promise<Response | undefined>;
   /**
@@ -51,7 +45,6 @@ export interface Listening {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-const PAGE_BODY_LIMIT = 64 * 1024;
 
 export async function listen(app: App, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
@@ -74,18 +67,12 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
     );
   }
   let origin = '';
-  const pages = async (req: IncomingMessage, res: ServerResponse) => {
-    const exchange = nodeExchange(req, res, origin);
-    const read = await readCappedBody(req, PAGE_BODY_LIMIT, req.headers['content-length']);
-    if (!read.ok) {
-      const [status, title] = read.reason === 'too-large' ? [413, 'Too large'] : [400, 'Bad request'];
-      return writeWebResponse(res, messagePage(status, title, read.message));
-    }
-    const request = exchange.webRequest(read.bytes.length > 0 ? read.bytes : undefined);
-    const page = app.flows ? await app.flows.handle(request) : undefined;
-    const routed = page ?? (options.routes ? await options.routes(request) : undefined);
-    await writeWebResponse(res, routed ?? new Response('Not found', { status: 404 }));
-  };
+  const routes = options.routes;
+  const pages = (req: IncomingMessage, res: ServerResponse) =>
+    servePage(req, res, origin, async (request) => {
+      const page = (await app.flows?.handle(request)) ?? (await app.pages?.handle(request));
+      return page ?? (routes ? await routes(request) : undefined);
+    });
   const limits = { ...SERVER_HTTP_LIMITS, ...options.limits };
   const http = createHttpServer(httpServerOptions(limits), (req, res) => {
     const isEndpoint = (req.url ?? '/').split('?')[0] === path;
@@ -108,12 +95,13 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
   const shownHost = host.includes(':') ? `[${host}]` : host;
   origin = `http://${shownHost}:${port}`;
   app.flows?.useDefaultOrigin(origin);
+  app.pages?.useDefaultOrigin(origin);
   return {
     url: `${origin}${path}`,
     port,
     http,
     async close() {
-      await endpoint.close();
+      await Promise.all([endpoint.close(), app.pages?.close()]);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -61,19 +61,26 @@ export class StateCodec {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Seals a round state for the call `binding` describes (the bytes of `bindingBytes`). */
-  async seal(state: RoundState, binding: Uint8Array): Promise<string> {
-    const expires = Math.floor(this.#now() / 1000) + this.#options.ttlSeconds;
+  /**
+   * Seals a round state for the call `binding` describes (the bytes of `bindingBytes`), valid for
+   * the codec's lifetime or `ttlSeconds` (a call parked on the server waits as long as its page).
+   */
+  async seal(state: RoundState, binding: Uint8Array, ttlSeconds = this.#options.ttlSeconds): Promise<string> {
+    const expires = Math.floor(this.#now() / 1000) + ttlSeconds;
     const token = await this.#ring.seal(encodePayload(state, expires), binding);
     if (token.length > this.#options.maxChars)
       throw new StateTooLargeError(token.length, this.#options.maxChars);
     return token;
   }
 
-  /** Opens a presented state for the call `binding` describes. Never throws. */
+  /**
+   * Opens a presented state for the call `binding` describes. Never throws. `ttlSeconds`: the
+   * longest lifetime such a state is sealed with (longer claims are refused as forged).
+   */
   async open(
     token: unknown,
     binding: Uint8Array,
+    ttlSeconds = this.#options.ttlSeconds,
   ): Promise<{ ok: true; state: RoundState } | { ok: false; reason: StateRefusal }> {
     if (typeof token !== 'string') return { ok: false, reason: 'not-a-string' };
     if (token.length > this.#options.maxChars) return { ok: false, reason: 'too-large' };
@@ -83,7 +90,7 @@ export class StateCodec {
     if (!decoded) return { ok: false, reason: 'bad-payload' };
     const now = Math.floor(this.#now() / 1000);
     if (decoded.expires < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
-    if (decoded.expires > now + this.#options.ttlSeconds + this.#options.clockSkewSeconds) {
+    if (decoded.expires > now + ttlSeconds + this.#options.clockSkewSeconds) {
       return { ok: false, reason: 'from-the-future' };
     }
     return { ok: true, state: decoded.state };

@@ -10,7 +10,7 @@ import {
   schemaForProtocolVersion,
   sensitiveFields,
 } from '@parley/core/form';
-import { SecretInFormError, ToolError } from '../../errors.js';
+import { AuthorError, SecretInFormError, ToolError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
 import type { ElicitOutcome } from '../../types.js';
@@ -29,15 +29,33 @@ export type FormItem = {
 
 const checkedForSecrets = new WeakSet<PreparedQuestion<unknown>>();
 
-/** Prepares a form question, refusing one that asks for a secret. */
+/**
+ * Prepares a form question, refusing one that asks for a secret in a field not built with
+ * `ask.secret()` (those are answered only on a page of the server).
+ */
 export function formQuestion(question: QuestionInput): PreparedQuestion<unknown> {
   const prepared = prepareQuestion(question);
   if (!checkedForSecrets.has(prepared)) {
-    const secrets = sensitiveFields(prepared.schema);
+    const secrets = sensitiveFields(prepared.schema).filter(
+      (field) => !prepared.secretFields.includes(field.name),
+    );
     if (secrets.length > 0) throw new SecretInFormError(secrets);
     checkedForSecrets.add(prepared);
   }
   return prepared;
+}
+
+/** A form question's message and question, checked before anything is sent or any page opened. */
+export function checkedFormEntry(entry: Readonly<Record<string, unknown>>): {
+  readonly message: string;
+  readonly question: PreparedQuestion<unknown>;
+} {
+  const message = requireMessage('form', entry.message);
+  const question = formQuestion(entry.question as QuestionInput);
+  // A question with an ask.secret() field is answered on a page: its message may well ask for it.
+  if (question.secretFields.length === 0) refuseSecretInMessage(message, entry.mentionsSecret === true);
+  warnIfEmptyForm(question);
+  return { message, question };
 }
 
 const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel", content? })';
@@ -53,6 +71,16 @@ const ANY_REPLY: StandardSchemaV1<unknown> = {
   '~standard': { version: 1, vendor: 'parley', validate: (value) => ({ value }) },
 };
 const schemaText = new WeakMap<object, string>();
+
+/** A question's schema as canonical JSON, worked out once per question (it goes into fingerprints). */
+export function questionText(question: PreparedQuestion<unknown>): string {
+  let text = schemaText.get(question);
+  if (text === undefined) {
+    text = canonicalJson(question.schema);
+    schemaText.set(question, text);
+  }
+  return text;
+}
 const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
 
 /**
@@ -79,6 +107,18 @@ function handshakeSchema(question: PreparedQuestion<unknown>, protocolVersion: s
   return adapted;
 }
 
+/** Whether a client of `protocolVersion` can be shown this form in-band (2025-06-18 has no multi-select). */
+export function fitsRevision(question: PreparedQuestion<unknown>, protocolVersion: string): boolean {
+  return handshakeSchema(question, protocolVersion).ok;
+}
+
+/** Why a form cannot be shown in-band on `protocolVersion`, as the caller reads it. */
+export function revisionRefusal(question: PreparedQuestion<unknown>, protocolVersion: string): ToolError {
+  const adapted = handshakeSchema(question, protocolVersion);
+  const problems = adapted.ok ? [] : adapted.problems.map((problem) => problem.message);
+  return new ToolError(`This question cannot be asked on protocol ${protocolVersion}: ${problems.join(' ')}`);
+}
+
 export const formKind: QuestionKind<FormItem> = {
   name: 'form',
   capability: {
@@ -88,20 +128,16 @@ export const formKind: QuestionKind<FormItem> = {
       'this client did not declare elicitation (form mode); ask the caller for the value in a tool argument instead, or use a host that supports elicitation',
   },
   item(key, entry) {
-    const message = requireMessage('form', entry.message);
-    refuseSecretInMessage(message, entry.mentionsSecret === true);
-    const question = formQuestion(entry.question as QuestionInput);
-    warnIfEmptyForm(question);
+    const { message, question } = checkedFormEntry(entry);
+    // ctx.elicit and ctx.elicitAll send such a question to a page; only guard style comes here.
+    if (question.secretFields.length > 0)
+      throw new AuthorError(
+        'A question with ask.secret() is answered on a page of this server, which guard style (inputRequired) ' +
+          'cannot send: ask it with ctx.elicit() or ctx.elicitAll().',
+      );
     return { kind: 'form', key, message, question };
   },
-  fingerprintText(item) {
-    let text = schemaText.get(item.question);
-    if (text === undefined) {
-      text = canonicalJson(item.question.schema);
-      schemaText.set(item.question, text);
-    }
-    return `form\0${item.key}\0${item.message}\0${text}`;
-  },
+  fingerprintText: (item) => `form\0${item.key}\0${item.message}\0${questionText(item.question)}`,
   request: {
     modern: (item, message) =>
       ({
@@ -110,13 +146,8 @@ export const formKind: QuestionKind<FormItem> = {
       }) as InputRequest,
     handshake(item, message, protocolVersion) {
       const adapted = handshakeSchema(item.question, protocolVersion);
-      if (!adapted.ok) {
-        // A ToolError, so the caller learns why instead of getting an internal error with a reference.
-        throw new ToolError(
-          `This question cannot be asked on protocol ${protocolVersion}: ` +
-            adapted.problems.map((problem) => problem.message).join(' '),
-        );
-      }
+      // A ToolError, so the caller learns why instead of getting an internal error with a reference.
+      if (!adapted.ok) throw revisionRefusal(item.question, protocolVersion);
       const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
       const params: ElicitRequestFormParams = {
         mode: 'form',
@@ -145,26 +176,30 @@ export const formKind: QuestionKind<FormItem> = {
     if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
     return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
   },
-  /**
-   * An accepted form is its field values in property order (the question, known again on replay,
-   * supplies the names; `null` for a field left out), or `[value]` for a bare field (whose value may
-   * itself be a string).
-   */
-  encode(item, result) {
-    const outcome = result as ElicitOutcome<unknown>;
-    const refusal = encodeRefusal(outcome);
-    if (refusal) return refusal;
-    const value = (outcome as { value: unknown }).value;
-    if (!item.question.wrapped) return packForm(item.question, value);
-    return value === undefined ? [] : [value as Json];
-  },
-  decode(item, encoded) {
-    const refusal = decodeRefusal(encoded);
-    if (refusal) return refusal;
-    if (!item.question.wrapped) return { action: 'accept', value: unpackForm(item.question, encoded) };
-    return { action: 'accept', value: (encoded as Json[])[0] };
-  },
+  encode: (item, result) => encodeFormAnswer(item.question, result as ElicitOutcome<unknown>),
+  decode: (item, encoded) => decodeFormAnswer(item.question, encoded),
 };
+
+/**
+ * An answer to a form as it is journaled: `'d'` or `'c'` for a refusal; an accepted form is its field
+ * values in property order (the question, known again on replay, supplies the names; `null` for a
+ * field left out), or `[value]` for a bare field (whose value may itself be a string).
+ */
+export function encodeFormAnswer(question: PreparedQuestion<unknown>, outcome: ElicitOutcome<unknown>): Json {
+  const refusal = encodeRefusal(outcome);
+  if (refusal) return refusal;
+  const value = (outcome as { value: unknown }).value;
+  if (!question.wrapped) return packForm(question, value);
+  return value === undefined ? [] : [value as Json];
+}
+
+/** Reads back what {@link encodeFormAnswer} journaled. */
+export function decodeFormAnswer(question: PreparedQuestion<unknown>, encoded: Json): ElicitOutcome<unknown> {
+  const refusal = decodeRefusal(encoded);
+  if (refusal) return refusal;
+  if (!question.wrapped) return { action: 'accept', value: unpackForm(question, encoded) };
+  return { action: 'accept', value: (encoded as Json[])[0] };
+}
 
 /**
  * Reads accepted content liberally where its meaning is clear (README, "Compatibility"):

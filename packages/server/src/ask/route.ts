@@ -1,0 +1,96 @@
+import type { PreparedQuestion } from '@parley/core/form';
+import { AuthorError, ElicitationUnavailable } from '../errors.js';
+import type { PageWho } from '../pages/page-types.js';
+import { ANONYMOUS, type QuestionPages } from '../pages/question-pages.js';
+import type { Principal } from '../types.js';
+import { kindOf } from './kind-table.js';
+import { fitsRevision, revisionRefusal } from './kinds/form.js';
+
+/** What decides where a form question goes. */
+export interface RouteFacts {
+  /** What the client declared on this request. */
+  can(mode: 'form' | 'url'): boolean;
+  readonly protocolVersion: string;
+  /** The client failed `elicitation/create` for a form earlier (2025 eras): forms go to pages. */
+  readonly formsFailed: boolean;
+  /** The client failed a URL-mode question earlier (2025 eras): pages go by link in the result. */
+  readonly urlFailed: boolean;
+  /** Question pages, unless the server turned them off. */
+  readonly pages: QuestionPages | undefined;
+  readonly transport: 'stdio' | 'http';
+  readonly user: Principal | undefined;
+  /** What an anonymous caller's pages count against: its 2025 session, else every anonymous caller. */
+  readonly anonymousScope: string | undefined;
+}
+
+/** What the author asked for: where the question may go, and whether it needs proof from the page. */
+export interface RouteWish {
+  /** `auto` (the ladder), `inband` (only in the client; today's ElicitationUnavailable), `page`. */
+  readonly via: 'auto' | 'inband' | 'page';
+  /** A confirmation only the page may give (`ctx.confirm(message, { proof: 'page' })`). */
+  readonly proof: boolean;
+}
+
+/** Where one form question goes: shown by the client, or on a page (by URL mode, or by a link in the result). */
+export type FormRoute =
+  | { readonly kind: 'inband' }
+  | { readonly kind: 'page'; readonly route: 'url' | 'link'; readonly who: PageWho };
+
+const INBAND: FormRoute = { kind: 'inband' };
+
+/**
+ * The ladder: in-band when the client shows forms and this one fits its revision; else a page of
+ * the server, through URL mode when the client declared it, else through a link in the call's
+ * result. A secret, a confirmation with proof, or `via: 'page'` always go to the page.
+ */
+export function routeForm(
+  question: PreparedQuestion<unknown>,
+  facts: RouteFacts,
+  wish: RouteWish,
+): FormRoute {
+  const secret = question.secretFields.length > 0;
+  const pageOnly = secret || wish.proof || wish.via === 'page';
+  if (!pageOnly && facts.can('form') && !facts.formsFailed && fitsRevision(question, facts.protocolVersion))
+    return INBAND;
+  if (wish.via === 'inband' || !facts.pages) {
+    if (secret)
+      throw new AuthorError(
+        'ask.secret() is answered only on a page of this server, and question pages are off ' +
+          '(createServer({ questionPages: false })). Turn them on, or collect the secret with a URL flow of your own.',
+      );
+    if (wish.proof)
+      throw new AuthorError(
+        "ctx.confirm(message, { proof: 'page' }) needs question pages, which are off (createServer({ questionPages: false })).",
+      );
+    if (facts.can('form') && !facts.formsFailed) throw revisionRefusal(question, facts.protocolVersion);
+    throw new ElicitationUnavailable('form', kindOf({ kind: 'form' }).capability);
+  }
+  return {
+    kind: 'page',
+    route: facts.can('url') ? 'url' : 'link',
+    who: whoAnswers(facts, facts.pages, wish),
+  };
+}
+
+/**
+ * Who may answer the page. Over HTTP a call with a user gets a page only that user can open (the
+ * browser's signed-in person is checked); without a way to check it the page is not sent, unless
+ * the author lets the link holder answer. stdio and anonymous calls have no user to check: whoever
+ * holds the link answers.
+ */
+function whoAnswers(facts: RouteFacts, pages: QuestionPages, wish: RouteWish): PageWho {
+  const { user } = facts;
+  if (facts.transport === 'stdio') return { principal: user?.id ?? 'stdio', capability: true };
+  if (!user) return { principal: facts.anonymousScope ?? ANONYMOUS, capability: true };
+  if (pages.checksPerson) return { principal: user.id, capability: false };
+  if (pages.linkHolderMayAnswer && !wish.proof) return { principal: user.id, capability: true };
+  const fix =
+    'set questionPages.person and questionPages.signIn (or flows.session and flows.signIn) so the page can check ' +
+    'that the person who opens it is the user who asked';
+  if (wish.proof)
+    throw new AuthorError(`A confirmation with proof must be given by the signed-in user: ${fix}.`);
+  throw new ElicitationUnavailable('form', {
+    required: { elicitation: { form: {} } },
+    steer: `this client cannot show this form, and a page of this server cannot be sent for a signed-in user: ${fix}, or set questionPages.linkHolderMayAnswer`,
+  });
+}

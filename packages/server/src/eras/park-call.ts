@@ -1,0 +1,84 @@
+import type { App } from '../app.js';
+import type { AskItem } from '../ask/ask-item.js';
+import type { ParkedCallKey } from '../pages/parked-calls.js';
+import type { QuestionPages } from '../pages/question-pages.js';
+import { bindingBytes, type StateBinding } from '../state/binding.js';
+import type { RoundState } from '../state/round-state.js';
+import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
+import type { Principal } from '../types.js';
+import { type ParkedOutcome, parkedOutcome } from './parked.js';
+
+/** Who a parked call belongs to: the same caller's same call picks it up again. */
+export interface ParkingCaller {
+  readonly user: Principal | undefined;
+  readonly transport: 'stdio' | 'http';
+  /** An anonymous 2025 caller's session. */
+  readonly session?: string | undefined;
+}
+
+/** The store key of a call: its binding (server, method, target, arguments) and its caller. */
+export function parkingKey(binding: StateBinding, caller: ParkingCaller): ParkedCallKey {
+  const scope = caller.user
+    ? `user:${caller.user.id}`
+    : caller.transport === 'stdio'
+      ? 'stdio'
+      : caller.session !== undefined
+        ? `session:${caller.session}`
+        : 'anonymous';
+  return {
+    server: binding.server,
+    scope,
+    method: binding.method,
+    target: binding.target,
+    args: binding.args,
+  };
+}
+
+/**
+ * Parks a call at questions answered by links (a client that cannot be asked in-band): its state
+ * is sealed like a `requestState`, bound to the call, and kept as long as a page lives, so the same
+ * call made again goes on from here. Returns what the call answers with now.
+ */
+export async function parkCall(
+  app: App,
+  pages: QuestionPages,
+  binding: StateBinding,
+  caller: ParkingCaller,
+  parked: {
+    readonly state: RoundState;
+    readonly items: readonly AskItem[];
+    readonly formsFailed: boolean;
+    readonly urlFailed: boolean;
+  },
+): Promise<ParkedOutcome> {
+  const codec = await app.codec();
+  const state = await codec.seal(parked.state, bindingBytes(binding), pages.parkedTtlSeconds);
+  const { formsFailed, urlFailed } = parked;
+  await pages.park(parkingKey(binding, caller), { state, formsFailed, urlFailed });
+  return parkedOutcome(parked.items, pages.asker, binding);
+}
+
+/**
+ * The state of this call if it was parked (once: it is taken out of the store), else `undefined`.
+ * A parked state that does not open is logged and the call starts afresh.
+ */
+export async function resumeParked(
+  app: App,
+  pages: QuestionPages,
+  binding: StateBinding,
+  caller: ParkingCaller,
+): Promise<
+  { readonly state: RoundState; readonly formsFailed: boolean; readonly urlFailed: boolean } | undefined
+> {
+  const parked = await pages.unpark(parkingKey(binding, caller));
+  if (!parked) return undefined;
+  const codec = await app.codec();
+  const opened = await codec.open(parked.state, bindingBytes(binding), pages.parkedTtlSeconds);
+  if (opened.ok) return { state: opened.state, formsFailed: parked.formsFailed, urlFailed: parked.urlFailed };
+  app.log(
+    'warn',
+    `A parked ${binding.method} ${JSON.stringify(binding.target)} did not open (${STATE_REFUSAL_EXPLANATIONS[opened.reason]}); it starts afresh.`,
+    { reason: opened.reason },
+  );
+  return undefined;
+}

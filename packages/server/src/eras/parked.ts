@@ -1,0 +1,50 @@
+import type { AskItem } from '../ask/ask-item.js';
+import { kindOf } from '../ask/kind-table.js';
+import type { OutOfBandLink } from '../ask/question-kind.js';
+
+/** Thrown out of an ask point whose questions are answered by a link in the result: the call parks. */
+export const PARK: unique symbol = Symbol('parley.park');
+
+/**
+ * What a parked call answers with: the links the person answers on, and the text that tells them
+ * (and the model) to make the same request again once they did. Each surface turns it into its own
+ * result (a tool result, a prompt's message, a resource's text).
+ */
+export interface ParkedOutcome {
+  readonly text: string;
+  readonly links: readonly (OutOfBandLink & { readonly key: string })[];
+}
+
+const parkedOutcomes = new WeakSet<object>();
+
+/** The outcome of a call parked at `items` (the out-of-band ones not answered yet). */
+export function parkedOutcome(
+  items: readonly AskItem[],
+  asker: string,
+  call: { readonly method: string; readonly target: string },
+): ParkedOutcome {
+  const links = items.flatMap((item) => {
+    const link = kindOf(item).outOfBand?.(item);
+    return link ? [{ key: item.key, ...link }] : [];
+  });
+  const what =
+    call.method === 'tools/call'
+      ? `call ${call.target} again with the same arguments`
+      : call.method === 'prompts/get'
+        ? `get the prompt ${call.target} again with the same arguments`
+        : `read ${call.target} again`;
+  const asked = links.map((link) => `- ${link.message}\n  Answer here: ${link.url}`).join('\n');
+  const text =
+    `${asker} needs an answer from you to go on, and this app cannot show the question, so it is on a page:\n` +
+    `${asked}\n` +
+    `Open the link, answer there, then ask your app to ${what}: it goes on from where it stopped. ` +
+    'Each link works once and expires.';
+  const outcome: ParkedOutcome = { text, links };
+  parkedOutcomes.add(outcome);
+  return outcome;
+}
+
+/** Whether an era's outcome is a parked call's (never a handler's own value). */
+export function isParkedOutcome(value: unknown): value is ParkedOutcome {
+  return typeof value === 'object' && value !== null && parkedOutcomes.has(value);
+}

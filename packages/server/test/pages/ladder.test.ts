@@ -1,0 +1,230 @@
+import { ask, createServer, type ParleyServer } from '@parley/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHandshake, textOf } from '../wire/handshake-client.js';
+import { type InProcess, serveInProcess } from '../wire/in-process.js';
+import { CAPABILITIES, callTool, type ModernReply } from '../wire/modern-envelope.js';
+import { PagePerson, pageLinkIn } from '../wire/page-person.js';
+
+// The ladder end to end, over real loopback HTTP: a form question reaches the person whatever the
+// client declared: in-band, on a page through URL mode, or on a page through a link in the result.
+
+const booked: string[] = [];
+
+function returnsDesk(): ParleyServer {
+  const server = createServer({ name: 'returns-desk', title: 'Returns desk', version: '1.0.0' });
+  server.tool('book_return', { description: 'Books a return' }, async (_args, ctx) => {
+    const answer = await ctx.elicit(
+      'How should we pick it up?',
+      ask.form({
+        reason: ask.choice(['Broken', 'Wrong item'], { title: 'Reason' }),
+        boxes: ask.integer({ title: 'Boxes', min: 1, max: 3 }),
+      }),
+      { key: 'details' },
+    );
+    if (answer.action !== 'accept') return `No return booked (${answer.action}).`;
+    const id = await ctx.once('book', (key) => {
+      booked.push(key);
+      return `R${booked.length}`;
+    });
+    return `Return ${id}: ${answer.value.boxes} box(es), ${answer.value.reason}.`;
+  });
+  server.tool('pick_tags', { description: 'Multi-select' }, async (_args, ctx) => {
+    const tags = await ctx.elicit('Which tags?', ask.many(['red', 'green', 'blue'], { title: 'Tags' }));
+    return tags.action === 'accept' ? `Tags: ${tags.value.join(', ')}.` : `No tags (${tags.action}).`;
+  });
+  return server;
+}
+
+let served: InProcess;
+const person = new PagePerson();
+
+beforeAll(async () => {
+  served = await serveInProcess(returnsDesk());
+});
+afterAll(async () => {
+  await served?.close();
+});
+
+function result(reply: ModernReply): Record<string, unknown> {
+  expect(reply.message.error).toBeUndefined();
+  return reply.message.result!;
+}
+const textOfReply = (reply: ModernReply) =>
+  ((result(reply).content as { text: string }[] | undefined) ?? [])[0]?.text ?? '';
+
+describe('2026-07-28', () => {
+  it('keeps a form in-band for a client that shows forms', async () => {
+    const first = result(
+      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.formAndUrl }),
+    );
+    expect(first.resultType).toBe('input_required');
+    const request = (first.inputRequests as Record<string, { params: { mode: string } }>).details!;
+    expect(request.params.mode).toBe('form');
+  });
+
+  it('sends a URL-only client to the page, and goes on with the answer given there', async () => {
+    const before = booked.length;
+    const first = result(
+      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.urlOnly }),
+    );
+    const request = (
+      first.inputRequests as Record<string, { params: { mode: string; url: string; message: string } }>
+    ).details!;
+    expect(request.params.mode).toBe('url');
+    expect(new URL(request.params.url).origin).toBe(new URL(served.url).origin);
+    expect(request.params.message).toContain('How should we pick it up?');
+
+    // Consent alone is no answer: the page is still open, so the question comes again.
+    const early = result(
+      await callTool(
+        served.wire,
+        'book_return',
+        {},
+        { requestState: first.requestState, inputResponses: { details: { action: 'accept' } } },
+        { capabilities: CAPABILITIES.urlOnly },
+      ),
+    );
+    expect(early.resultType).toBe('input_required');
+
+    const answered = await person.answer(request.params.url, {
+      action: 'accept',
+      content: { reason: 'Broken', boxes: 2 },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.island.call).toEqual({ kind: 'tool', name: 'book_return' });
+    expect(answered.island.server.title).toBe('Returns desk');
+    expect(answered.island.after).toBe('url');
+
+    const done = await callTool(
+      served.wire,
+      'book_return',
+      {},
+      { requestState: early.requestState, inputResponses: { details: { action: 'accept' } } },
+      { capabilities: CAPABILITIES.urlOnly },
+    );
+    expect(textOfReply(done)).toBe(`Return R${before + 1}: 2 box(es), Broken.`);
+    expect(booked.length).toBe(before + 1);
+
+    // The page was used once.
+    const again = await person.open(request.params.url);
+    expect(again.status).toBe(410);
+  });
+
+  it('gives a client that declared no elicitation the link, and goes on when the same call comes again', async () => {
+    const before = booked.length;
+    const first = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
+    const text = textOfReply(first);
+    expect(text).toContain('How should we pick it up?');
+    expect(text).toContain('call book_return again with the same arguments');
+    const link = pageLinkIn(text);
+    const meta = (result(first)._meta as Record<string, { url: string }[]>)['dev.parley/pages']!;
+    expect(meta[0]!.url).toBe(link);
+
+    // Called again before the person answered: the same link again, nothing booked.
+    const waiting = textOfReply(
+      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none }),
+    );
+    expect(pageLinkIn(waiting)).toBe(link);
+
+    const answered = await person.answer(link, {
+      action: 'accept',
+      content: { reason: 'Wrong item', boxes: 1 },
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.island.after).toBe('retry');
+
+    const done = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
+    expect(textOfReply(done)).toBe(`Return R${before + 1}: 1 box(es), Wrong item.`);
+    expect(booked.length).toBe(before + 1);
+
+    // The parked call resumed once: the next call is a new one.
+    const fresh = textOfReply(
+      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none }),
+    );
+    expect(pageLinkIn(fresh)).not.toBe(link);
+  });
+
+  it('keeps decline and cancel apart on the page', async () => {
+    const first = textOfReply(
+      await callTool(served.wire, 'book_return', { n: 1 }, {}, { capabilities: CAPABILITIES.none }),
+    );
+    await person.answer(pageLinkIn(first), { action: 'decline' });
+    const declined = await callTool(
+      served.wire,
+      'book_return',
+      { n: 1 },
+      {},
+      { capabilities: CAPABILITIES.none },
+    );
+    expect(textOfReply(declined)).toBe('No return booked (decline).');
+  });
+});
+
+describe('2025-11-25 and 2025-06-18', () => {
+  it('sends a form to the page when the client declared forms but fails elicitation/create', async () => {
+    const before = booked.length;
+    // Declares forms and URL mode, but implements no elicitation/create: the SDK answers -32601.
+    const client = await connectHandshake(
+      { url: served.url },
+      { capabilities: { elicitation: { form: {}, url: {} } } },
+    );
+    const pending = client.callTool('book_return');
+    // The form fails, so the question comes again as a URL-mode question; the SDK answers it -32601
+    // too, so the call parks with the link.
+    const text = textOf(await pending);
+    const link = pageLinkIn(text);
+    await person.answer(link, { action: 'accept', content: { reason: 'Broken', boxes: 3 } });
+    expect(textOf(await client.callTool('book_return'))).toBe(`Return R${before + 1}: 3 box(es), Broken.`);
+    await client.close();
+  });
+
+  it('asks a URL-capable 2025-11-25 client through URL mode when its forms fail', async () => {
+    const before = booked.length;
+    let urlQuestion: { url: string; elicitationId: string } | undefined;
+    const client = await connectHandshake(
+      { url: served.url },
+      {
+        capabilities: { elicitation: { form: {}, url: {} } },
+        answer: async (request) => {
+          if (request.params.mode !== 'url') throw new Error('This host cannot show forms');
+          urlQuestion = request.params as never;
+          // The person opens the page and answers it before the client replies with consent.
+          await person.answer(request.params.url, {
+            action: 'accept',
+            content: { reason: 'Wrong item', boxes: 2 },
+          });
+          return { action: 'accept' };
+        },
+      },
+    );
+    expect(textOf(await client.callTool('book_return'))).toBe(
+      `Return R${before + 1}: 2 box(es), Wrong item.`,
+    );
+    expect(urlQuestion?.url).toContain('/parley/questions/');
+    await client.close();
+  });
+
+  it('reaches the person with a multi-select on 2025-06-18', async () => {
+    let asked = 0;
+    const client = await connectHandshake(
+      { url: served.url },
+      {
+        capabilities: { elicitation: {} },
+        protocolVersion: '2025-06-18',
+        answer: () => {
+          asked++;
+          return { action: 'cancel' };
+        },
+      },
+    );
+    const text = textOf(await client.callTool('pick_tags'));
+    expect(asked).toBe(0);
+    const answered = await person.answer(pageLinkIn(text), {
+      action: 'accept',
+      content: { value: ['red', 'blue'] },
+    });
+    expect(answered.island.requestedSchema.properties.value).toMatchObject({ type: 'array' });
+    expect(textOf(await client.callTool('pick_tags'))).toBe('Tags: red, blue.');
+    await client.close();
+  });
+});
