@@ -4,7 +4,15 @@ import type { Json } from '../state/round-state.js';
 import { isFlowId, newFlowId } from './flow-id.js';
 import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
 import { MemoryFlowStore } from './memory-store.js';
-import { messagePage } from './pages.js';
+import { messagePage as htmlMessage } from './pages.js';
+
+/** A refusal as the page's script reads it: `{ ok: false, title, message }`. */
+function jsonMessage(status: number, title: string, message: string): Response {
+  return new Response(JSON.stringify({ ok: false, title, message }), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+  });
+}
 
 /** What a flow page can do with its flow. */
 export interface FlowActions {
@@ -237,6 +245,10 @@ export class FlowKit {
 
   /** Serves flow pages; `undefined` when the request is not for one. */
   async handle(request: Request): Promise<Response | undefined> {
+    // A page's script asks for JSON; a browser navigating gets a page.
+    const wantsJson = /application\/json/.test(request.headers.get('accept') ?? '');
+    const messagePage = (status: number, title: string, message: string) =>
+      wantsJson ? jsonMessage(status, title, message) : htmlMessage(status, title, message);
     const url = new URL(request.url);
     const prefix = `${new URL(this.#origin()).pathname.replace(/\/+$/, '')}${this.#path}/`;
     if (!url.pathname.startsWith(prefix)) return undefined;

@@ -57,6 +57,7 @@ export class PagePerson {
       headers: {
         ...this.headers,
         'content-type': 'application/json',
+        accept: 'application/json',
         origin: new URL(url).origin,
         'sec-fetch-site': 'same-origin',
         ...extra,
