@@ -46,13 +46,14 @@ export const modernEra: EraModule = {
     const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
     const clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
     const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
-    const caller = { user, transport };
+    // An anonymous caller's parked calls and pages count against its address.
+    const parker = { user, transport, anonymous: caller };
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
     // (with no state) once the person answered: its parked state is on the server.
     const parkable = app.pages !== undefined && !elicitationModes(clientCapabilities, protocolVersion).url;
     const state =
       (await openState(app, sdk, bindingFacts, bindingOf)) ??
-      (parkable ? (await resumeParked(app, app.pages!, bindingFacts, caller))?.state : undefined) ??
+      (parkable ? (await resumeParked(app, app.pages!, bindingFacts, parker))?.state : undefined) ??
       firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
@@ -94,6 +95,7 @@ export const modernEra: EraModule = {
       pages: app.pages,
       call,
       secrets,
+      anonymousScope: user ? undefined : caller,
     };
 
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
@@ -139,7 +141,7 @@ export const modernEra: EraModule = {
       if (suspension.outOfBand.length > 0) {
         requireOnlyOutOfBand(suspension);
         const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };
-        return parkCall(app, app.pages!, bindingFacts, caller, parked) as never;
+        return parkCall(app, app.pages!, bindingFacts, parker, parked) as never;
       }
       const codec = await app.codec();
       const requestState = await codec.seal(sealed, bindingOf());

@@ -14,6 +14,8 @@ export interface ParkingCaller {
   readonly transport: 'stdio' | 'http';
   /** An anonymous 2025 caller's session. */
   readonly session?: string | undefined;
+  /** Whom an anonymous caller's budgets count against otherwise (its address; see `callerKey`). */
+  readonly anonymous?: string | undefined;
 }
 
 /** The store key of a call: its binding (server, method, target, arguments) and its caller. */
@@ -24,7 +26,7 @@ export function parkingKey(binding: StateBinding, caller: ParkingCaller): Parked
       ? 'stdio'
       : caller.session !== undefined
         ? `session:${caller.session}`
-        : 'anonymous';
+        : (caller.anonymous ?? 'anonymous');
   return {
     server: binding.server,
     scope,

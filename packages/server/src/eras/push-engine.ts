@@ -32,6 +32,7 @@ function isClientRefusal(error: unknown, signal: AbortSignal): boolean {
   if (signal.aborted) return false;
   return error instanceof ProtocolError;
 }
+
 import { type WaitingCall, waitingCallOf } from './waiting-progress.js';
 
 /** What the engine needs of the call it serves. */

@@ -10,7 +10,11 @@ import { messagePage as htmlMessage } from './pages.js';
 function jsonMessage(status: number, title: string, message: string): Response {
   return new Response(JSON.stringify({ ok: false, title, message }), {
     status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }
 

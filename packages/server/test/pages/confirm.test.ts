@@ -44,17 +44,26 @@ type Asked = Record<string, { params: { mode: string; url?: string; requestedSch
 
 describe('ctx.confirm without proof', () => {
   it('is a boolean field in-band, and only a yes confirms', async () => {
-    const first = resultOf(await callTool(served.wire, 'archive_order', {}, {}, { capabilities: CAPABILITIES.formOnly }));
+    const first = resultOf(
+      await callTool(served.wire, 'archive_order', {}, {}, { capabilities: CAPABILITIES.formOnly }),
+    );
     const asked = (first.inputRequests as Asked).sure!;
     expect(asked.params).toMatchObject({
       mode: 'form',
-      requestedSchema: { type: 'object', properties: { value: { type: 'boolean', title: 'Confirm' } }, required: ['value'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { value: { type: 'boolean', title: 'Confirm' } },
+        required: ['value'],
+      },
     });
     const no = await callTool(
       served.wire,
       'archive_order',
       {},
-      { requestState: first.requestState, inputResponses: { sure: { action: 'accept', content: { value: false } } } },
+      {
+        requestState: first.requestState,
+        inputResponses: { sure: { action: 'accept', content: { value: false } } },
+      },
       { capabilities: CAPABILITIES.formOnly },
     );
     expect((resultOf(no).content as { text: string }[])[0]!.text).toBe('Not archived (accept).');
@@ -64,7 +73,8 @@ describe('ctx.confirm without proof', () => {
 describe("ctx.confirm with { proof: 'page' }", () => {
   it('does not take an accept sent in-band: only the signed-in user on the page confirms', async () => {
     const capabilities = CAPABILITIES.formAndUrl;
-    const call = (round = {}) => callTool(served.wire, 'cancel_order', {}, round, { capabilities, user: 'alice' });
+    const call = (round = {}) =>
+      callTool(served.wire, 'cancel_order', {}, round, { capabilities, user: 'alice' });
     const first = resultOf(await call());
     const asked = (first.inputRequests as Asked).sure!;
     expect(asked.params.mode).toBe('url');

@@ -11,7 +11,10 @@ import { PagePerson, pageLinkIn } from '../wire/page-person.js';
 /** The browser's signed-in user, from a cookie this test sets (a stand-in for the site's session). */
 const person = (request: Request) => /(?:^|;\s*)who=([a-z]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
 
-function shop(options: Parameters<typeof createServer>[0]['questionPages'], now?: () => number): ParleyServer {
+function shop(
+  options: Parameters<typeof createServer>[0]['questionPages'],
+  now?: () => number,
+): ParleyServer {
   const server = createServer({
     name: 'shop',
     version: '1.0.0',
@@ -21,7 +24,9 @@ function shop(options: Parameters<typeof createServer>[0]['questionPages'], now?
   });
   server.tool('size', { description: 'Asks a size' }, async (_args, ctx) => {
     const size = await ctx.elicit('Which size?', ask.choice(['S', 'M', 'L']), { key: 'size' });
-    return size.action === 'accept' ? `Size ${size.value} for ${ctx.user?.id ?? 'nobody'}.` : `No size (${size.action}).`;
+    return size.action === 'accept'
+      ? `Size ${size.value} for ${ctx.user?.id ?? 'nobody'}.`
+      : `No size (${size.action}).`;
   });
   return server;
 }
@@ -79,9 +84,17 @@ describe('a server with users and a person hook', () => {
     const alice = browserOf('alice');
     const opened = await alice.open(link);
     const island = opened.island!;
-    const first = await alice.post(island.answerUrl, { csrf: island.csrf, action: 'accept', content: { value: 'L' } });
+    const first = await alice.post(island.answerUrl, {
+      csrf: island.csrf,
+      action: 'accept',
+      content: { value: 'L' },
+    });
     expect(first.status).toBe(200);
-    const second = await alice.post(island.answerUrl, { csrf: island.csrf, action: 'accept', content: { value: 'S' } });
+    const second = await alice.post(island.answerUrl, {
+      csrf: island.csrf,
+      action: 'accept',
+      content: { value: 'S' },
+    });
     expect(second.status).toBe(410);
     expect((await alice.open(link)).status).toBe(410);
     expect(text(await ask('alice', { n: 3 }))).toBe('Size L for alice.');
@@ -114,7 +127,10 @@ describe('a server with users and a person hook', () => {
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     // The only script elements: the page's own file, and the question as inert JSON data.
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((match) => match[1]!.trim());
-    expect(scripts).toEqual([expect.stringMatching(/^type="module" src="\/?.*question-page\.js"$/), 'type="application/json" id="parley-question"']);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^type="module" src="\/?.*question-page\.js"$/),
+      'type="application/json" id="parley-question"',
+    ]);
   });
 });
 
@@ -153,7 +169,13 @@ describe('a server with users and no way to check who opens a page', () => {
   });
 
   it('does not send a page a stranger could answer, and names the fix', async () => {
-    const reply = await callTool(strict.wire, 'size', {}, {}, { capabilities: CAPABILITIES.none, user: 'alice' });
+    const reply = await callTool(
+      strict.wire,
+      'size',
+      {},
+      {},
+      { capabilities: CAPABILITIES.none, user: 'alice' },
+    );
     expect(reply.message.error?.code).toBe(-32021);
     expect(reply.message.error?.message).toContain('set questionPages.person and questionPages.signIn');
   });
@@ -163,7 +185,13 @@ describe('a server with users and no way to check who opens a page', () => {
       text(await callTool(lenient.wire, 'size', {}, {}, { capabilities: CAPABILITIES.none, user: 'alice' })),
     );
     await browserOf().answer(link, { action: 'accept', content: { value: 'S' } });
-    const done = await callTool(lenient.wire, 'size', {}, {}, { capabilities: CAPABILITIES.none, user: 'alice' });
+    const done = await callTool(
+      lenient.wire,
+      'size',
+      {},
+      {},
+      { capabilities: CAPABILITIES.none, user: 'alice' },
+    );
     expect(text(done)).toBe('Size S for alice.');
   });
 });

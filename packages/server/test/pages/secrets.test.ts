@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { KeyRing } from '@parley/core/seal';
 import { ask, createServer, MemoryFlowStore, SecretInFormError } from '@parley/server';
 import { telemetry } from '@parley/server/otel';
@@ -19,7 +23,9 @@ const SECRET = `sk_live_${randomBytes(12).toString('hex')}`;
 const person = new PagePerson();
 
 const exporter = new InMemorySpanExporter();
-const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('t');
+const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer(
+  't',
+);
 const logged: string[] = [];
 const received: string[] = [];
 const linked: string[] = [];
@@ -63,7 +69,14 @@ function record(reply: ModernReply): Record<string, unknown> {
 async function openState(token: string, args: Record<string, unknown> = {}): Promise<string> {
   const ring = await KeyRing.create([{ id: 'k1', secret: STATE_KEY }]);
   const aad = new TextEncoder().encode(
-    JSON.stringify(['parley.state.v1', 'couriers', 'tools/call', 'link_courier_account', JSON.stringify(args), '']),
+    JSON.stringify([
+      'parley.state.v1',
+      'couriers',
+      'tools/call',
+      'link_courier_account',
+      JSON.stringify(args),
+      '',
+    ]),
   );
   const opened = await ring.open(token, aad);
   if (!opened.ok) throw new Error(`state did not open: ${opened.reason}`);
@@ -80,13 +93,20 @@ describe('ask.secret() on 2026-07-28, through URL mode', () => {
     const capabilities = { elicitation: { form: {}, url: {} } };
     // The client shows forms, but a secret never goes in one: it gets the page.
     const first = record(await callTool(served.wire, 'link_courier_account', {}, {}, { capabilities }));
-    const question = (first.inputRequests as Record<string, { params: { mode: string; url: string } }>).courier!;
+    const question = (first.inputRequests as Record<string, { params: { mode: string; url: string } }>)
+      .courier!;
     expect(question.params.mode).toBe('url');
     const opened = await person.open(question.params.url);
     expect(opened.island?.secretFields).toEqual(['value']);
-    expect(opened.island?.requestedSchema.properties.value).toMatchObject({ type: 'string', title: 'Courier API key' });
+    expect(opened.island?.requestedSchema.properties.value).toMatchObject({
+      type: 'string',
+      title: 'Courier API key',
+    });
 
-    const answered = await person.answer(question.params.url, { action: 'accept', content: { value: SECRET } });
+    const answered = await person.answer(question.params.url, {
+      action: 'accept',
+      content: { value: SECRET },
+    });
     expect(answered.status).toBe(200);
     // Kept sealed until the call ends, never in the clear.
     const sealed = await store.getValue(`answer:${pageIdOf(question.params.url)}`);
@@ -120,14 +140,18 @@ describe('ask.secret() on 2026-07-28, through URL mode', () => {
       ),
     );
     const text = (done.content as { text: string }[])[0]!.text;
-    expect(text).toBe(`Courier account linked: Night shift (${SECRET.length} characters; shown as [secret]).`);
+    expect(text).toBe(
+      `Courier account linked: Night shift (${SECRET.length} characters; shown as [secret]).`,
+    );
     expect(linked.at(-1)).toBe(SECRET);
     // The call ended: its secret is gone from the store.
     expect(await store.getValue(`answer:${pageIdOf(question.params.url)}`)).toBeUndefined();
 
     for (const reply of received) expect(reply).not.toContain(SECRET);
     for (const line of logged) expect(line).not.toContain(SECRET);
-    const spans = JSON.stringify(exporter.getFinishedSpans().map((span) => [span.name, span.attributes, span.events]));
+    const spans = JSON.stringify(
+      exporter.getFinishedSpans().map((span) => [span.name, span.attributes, span.events]),
+    );
     expect(spans).toContain('link_courier_account');
     expect(spans).not.toContain(SECRET);
   });
@@ -135,12 +159,24 @@ describe('ask.secret() on 2026-07-28, through URL mode', () => {
 
 describe('ask.secret() for clients that cannot open URLs', () => {
   it('goes by link on 2026-07-28, and the parked state holds no trace of the key', async () => {
-    const first = await callTool(served.wire, 'link_courier_account', { n: 1 }, {}, { capabilities: CAPABILITIES.formOnly });
-    const link = pageLinkIn(((record(first).content as { text: string }[])[0]!).text);
+    const first = await callTool(
+      served.wire,
+      'link_courier_account',
+      { n: 1 },
+      {},
+      { capabilities: CAPABILITIES.formOnly },
+    );
+    const link = pageLinkIn((record(first).content as { text: string }[])[0]!.text);
     await person.answer(link, { action: 'accept', content: { value: SECRET } });
     // The call comes again: the key is read from its sealed answer, then the next question is in-band.
     const second = record(
-      await callTool(served.wire, 'link_courier_account', { n: 1 }, {}, { capabilities: CAPABILITIES.formOnly }),
+      await callTool(
+        served.wire,
+        'link_courier_account',
+        { n: 1 },
+        {},
+        { capabilities: CAPABILITIES.formOnly },
+      ),
     );
     expect(second.resultType).toBe('input_required');
     expect(await openState(second.requestState as string, { n: 1 })).not.toContain(SECRET);
@@ -176,7 +212,9 @@ describe('ask.secret() for clients that cannot open URLs', () => {
     await person.answer(link, { action: 'accept', content: { value: SECRET } });
     const done = await client.callTool('link_courier_account', { n: 2 });
     received.push(JSON.stringify(done), JSON.stringify(client.received));
-    expect(textOf(done)).toBe(`Courier account linked: Weekend (${SECRET.length} characters; shown as [secret]).`);
+    expect(textOf(done)).toBe(
+      `Courier account linked: Weekend (${SECRET.length} characters; shown as [secret]).`,
+    );
     expect(await store.getValue(`answer:${pageIdOf(link)}`)).toBeUndefined();
     for (const reply of received) expect(reply).not.toContain(SECRET);
     for (const line of logged) expect(line).not.toContain(SECRET);
@@ -197,7 +235,9 @@ describe('the form guardrail around secrets', () => {
       const text = ((reply.message.result?.content as { text: string }[]) ?? [])[0]?.text ?? '';
       expect(reply.message.result?.isError).toBe(true);
       expect(text).toContain("'password'");
-      expect(new SecretInFormError([{ name: 'password', looksLike: 'a password' }]).message).toContain('ask.secret()');
+      expect(new SecretInFormError([{ name: 'password', looksLike: 'a password' }]).message).toContain(
+        'ask.secret()',
+      );
     } finally {
       await guarded.close();
     }
