@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { COURIER_LINKS_SCHEMA, CourierLinks } from './courier-links.js';
 import { DEMO_USERS } from './demo-users.js';
+import { ORDERS_SCHEMA, Orders, seedOrders } from './orders.js';
 import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './passwords.js';
 import { digest, newSecret } from './secrets.js';
 
@@ -158,6 +160,10 @@ export class Store {
   readonly #db: Database.Database;
   readonly #now: () => Date;
   readonly #sessionSeconds: number;
+  /** The store's orders (what `cancel_order` cancels). */
+  readonly orders: Orders;
+  /** Linked courier accounts (what `link_courier_account` records). */
+  readonly couriers: CourierLinks;
 
   constructor(options: StoreOptions) {
     const file = options.dir === ':memory:' ? ':memory:' : join(options.dir, 'brightgrid.sqlite');
@@ -173,12 +179,15 @@ export class Store {
     retryWhileBusy(() =>
       this.#db
         .transaction(() => {
-          this.#db.exec(SCHEMA);
+          this.#db.exec(SCHEMA + ORDERS_SCHEMA + COURIER_LINKS_SCHEMA);
           this.#addIdempotencyKeys();
           this.#seed();
+          seedOrders(this.#db);
         })
         .immediate(),
     );
+    this.orders = new Orders(this.#db, this.#now);
+    this.couriers = new CourierLinks(this.#db, this.#now);
   }
 
   /**

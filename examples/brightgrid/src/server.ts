@@ -11,9 +11,11 @@ import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerBookFlight } from './tools/book-flight.js';
 import { registerBookReturn } from './tools/book-return.js';
+import { registerCancelOrder } from './tools/cancel-order.js';
 import { registerConnectStoreAccount, STORE_ACCOUNT_FLOW } from './tools/connect-store-account.js';
 import { registerDeploy } from './tools/deploy.js';
 import { type Deps, userResolver } from './tools/deps.js';
+import { registerLinkCourierAccount } from './tools/link-courier-account.js';
 import { registerListBookings } from './tools/list-bookings.js';
 import { registerSelectTags } from './tools/select-tags.js';
 import { connectPage } from './web/connect-page.js';
@@ -81,7 +83,7 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
     title: 'Brightgrid store',
     version: '0.1.0',
     instructions:
-      'Brightgrid is a small store. Its tools ask the person for what they need (forms, confirmations, a sign-in page), so call them without guessing answers.',
+      'Brightgrid is a small store. Its tools ask the person for what they need (forms, confirmations, a sign-in page), so call them without guessing answers. When a result says the person answers on a page, pass the link on and make the same call again once they did.',
     ...(options.localUser !== undefined && { stdioUser: options.localUser }),
     flows: {
       publicUrl: origin,
@@ -108,6 +110,8 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
   registerDeploy(server, deps);
   registerSelectTags(server, deps);
   registerListBookings(server, deps);
+  registerLinkCourierAccount(server, deps);
+  registerCancelOrder(server, deps);
   registerPrompts(server, deps);
   registerResources(server, deps);
   server.flow(STORE_ACCOUNT_FLOW, connectPage(store, sessions));

@@ -109,15 +109,16 @@ describe.each(VARIANTS)('Brightgrid over $transport, $era era', ({ transport, er
     expect(asked[1]!.message).toMatch(/cannot come on 2020-01-01, which is in the past/);
   });
 
-  it('book_return tells a client that cannot be asked which arguments to pass, then books with them', async () => {
+  it('book_return gives a client that cannot be asked its page, and books at once with arguments passed', async () => {
     const { client, asked } = await open({}, 'alice', false);
-    const fallback = await client.callTool('book_return');
-    expect(fallback.isError).toBeFalsy();
-    expect(text(fallback)).toBe(
-      'This client cannot show forms, so Brightgrid cannot ask you here. Call book_return again with reason ' +
-        `(one of Broken, Wrong item, No longer needed), boxes (1 to 3) and pickup_date (YYYY-MM-DD, ${daysFromNow(1)} ` +
-        'or later); the courier label goes to the email of your account.',
+    const onPage = await client.callTool('book_return');
+    expect(onPage.isError).toBeFalsy();
+    expect(text(onPage)).toContain('Book a return: tell us why, and when the courier should pick it up.');
+    expect(text(onPage)).toMatch(
+      /Answer here: http:\/\/127\.0\.0\.1:\d+\/parley\/questions\/[A-Za-z0-9_-]{43}/,
     );
+    expect(text(onPage)).toContain('call book_return again with the same arguments');
+    // A caller that knows the details passes them, and is not asked at all.
     const pickup = daysFromNow(4);
     const booked = await client.callTool('book_return', { reason: 'Broken', boxes: 1, pickup_date: pickup });
     expect(text(booked)).toMatch(
@@ -320,7 +321,9 @@ describe('Brightgrid over HTTP without a token', () => {
         headers: { authorization: `Bearer ${second.tokens.alice}` },
       });
       expect(text(await stale.callTool('list_bookings'))).toMatch(/does not know who you are/);
-      expect(text(await fresh.callTool('list_bookings'))).toBe('Alice Liddell has no bookings yet.');
+      expect(text(await fresh.callTool('list_bookings'))).toBe(
+        'Order #1002: Solar garden light, €24, open\nOrder #1001: Desk lamp, €39, open',
+      );
       await Promise.all([stale.close(), fresh.close()]);
     } finally {
       await second.process.stop();

@@ -23,8 +23,8 @@ function returnForm(email: string, tomorrow: string) {
 const DATE_RETRIES = 2;
 
 /**
- * The same details as tool arguments, for a client that cannot show a form ("ask late, ask once":
- * a caller that already knows them passes them, and is not asked).
+ * The same details as tool arguments ("ask late, ask once": a caller that already knows them passes
+ * them, and is not asked).
  */
 const returnArgs = z.object({
   reason: z.enum(RETURN_REASONS).optional().describe('Why the item goes back'),
@@ -32,19 +32,11 @@ const returnArgs = z.object({
   pickup_date: z.iso.date().optional().describe('Pickup date, YYYY-MM-DD, tomorrow or later'),
 });
 
-/** What a client that cannot be asked gets instead of a form: which arguments to pass. */
-export function returnFallback(today: string): string {
-  return (
-    'This client cannot show forms, so Brightgrid cannot ask you here. Call book_return again with ' +
-    `reason (one of ${RETURN_REASONS.join(', ')}), boxes (1 to 3) and pickup_date (YYYY-MM-DD, ${addDays(today, 1)} or later); ` +
-    'the courier label goes to the email of your account.'
-  );
-}
-
 /**
  * `book_return`: one form with every basic field kind, a server-side check that re-asks for a date
- * in the past, and the booking written once (`ctx.once`) however many rounds the call takes. A
- * client that cannot be asked gets a text naming the arguments to pass instead.
+ * in the past, and the booking written once (`ctx.once`) however many rounds the call takes. It
+ * reaches every person with no fallback of its own: a client that cannot show the form gets it as
+ * a page of Brightgrid (Parley's question pages).
  */
 export function registerBookReturn(server: ParleyServer, deps: Deps): void {
   server.tool(
@@ -62,7 +54,6 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
         args.reason !== undefined && args.boxes !== undefined && args.pickup_date !== undefined
           ? { reason: args.reason, email: user.email, boxes: args.boxes, pickup_date: args.pickup_date }
           : undefined;
-      if (!given && !ctx.can('form')) return returnFallback(today);
       const answer = given
         ? ({ action: 'accept', value: given } as const)
         : await ctx.elicit(
@@ -73,7 +64,7 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
       if (answer.action !== 'accept') return stopped(answer.action, 'No return booked');
 
       let pickupDate = answer.value.pickup_date;
-      for (let retry = 1; pickupDate < today && retry <= DATE_RETRIES && ctx.can('form'); retry++) {
+      for (let retry = 1; pickupDate < today && retry <= DATE_RETRIES; retry++) {
         const again = await ctx.elicit(
           `The courier cannot come on ${pickupDate}, which is in the past. Pick ${today} or later.`,
           ask.date({ title: 'Pickup date', default: addDays(today, 1) }),

@@ -1,13 +1,13 @@
 import type { ParleyServer } from '@parley/server';
 import { type Deps, reply } from './deps.js';
 
-/** `list_bookings`: what the other tools booked for you (returns, flights, deployments); asks nothing. */
+/** `list_bookings`: your orders and what the other tools booked for you; asks nothing. */
 export function registerListBookings(server: ParleyServer, deps: Deps): void {
   server.tool(
     'list_bookings',
     {
       title: 'List my bookings',
-      description: 'Lists your booked returns, flights and scheduled deployments, newest first.',
+      description: 'Lists your orders, booked returns, flights and scheduled deployments, newest first.',
       annotations: { readOnlyHint: true },
     },
     (_args, ctx) => {
@@ -15,7 +15,9 @@ export function registerListBookings(server: ParleyServer, deps: Deps): void {
       const returns = deps.store.returns(user.name);
       const flights = deps.store.flights(user.name);
       const deployments = deps.store.deployments(user.name);
+      const orders = deps.store.orders.list(user.name);
       const lines = [
+        ...orders.map((o) => `Order #${o.id}: ${o.product}, €${o.totalEur}, ${o.status}`),
         ...returns.map((r) => `Return #${r.id}: ${r.reason}, ${r.boxes} box(es), pickup ${r.pickupDate}`),
         ...flights.map((f) => `Flight #${f.id}: ${f.city} on ${f.date}, €${f.fareEur}`),
         ...deployments.map(
@@ -23,7 +25,7 @@ export function registerListBookings(server: ParleyServer, deps: Deps): void {
         ),
       ];
       const text = lines.length > 0 ? lines.join('\n') : `${user.displayName} has no bookings yet.`;
-      return reply(text, { returns, flights, deployments });
+      return reply(text, { orders, returns, flights, deployments });
     },
   );
 }

@@ -28,6 +28,14 @@ function returnsDesk(): ParleyServer {
     });
     return `Return ${id}: ${answer.value.boxes} box(es), ${answer.value.reason}.`;
   });
+  server.prompt('greeting', { description: 'A greeting for a name the person gives' }, async (_args, ctx) => {
+    const name = await ctx.elicit('Whom should we greet?', ask.text({ title: 'Name' }), { key: 'name' });
+    return name.action === 'accept' ? `Write a warm greeting for ${name.value}.` : 'Write a greeting.';
+  });
+  server.resource('desk://notes/{topic}', { name: 'notes' }, async ({ uri }, ctx) => {
+    const ok = await ctx.confirm(`Show the notes at ${uri}?`, { key: 'show' });
+    return ok.confirmed ? 'The notes.' : 'Nothing shown.';
+  });
   server.tool('pick_tags', { description: 'Multi-select' }, async (_args, ctx) => {
     const tags = await ctx.elicit('Which tags?', ask.many(['red', 'green', 'blue'], { title: 'Tags' }));
     return tags.action === 'accept' ? `Tags: ${tags.value.join(', ')}.` : `No tags (${tags.action}).`;
@@ -157,6 +165,44 @@ describe('2026-07-28', () => {
       { capabilities: CAPABILITIES.none },
     );
     expect(textOfReply(declined)).toBe('No return booked (decline).');
+  });
+});
+
+describe('prompts and resources take the ladder too', () => {
+  it('a prompt parks with the link in its message, and goes on when it is got again', async () => {
+    const get = () =>
+      served.wire.request(
+        'prompts/get',
+        { name: 'greeting', arguments: {} },
+        { capabilities: CAPABILITIES.none },
+      );
+    const first = result(await get());
+    const text = (first.messages as { content: { text: string } }[])[0]!.content.text;
+    expect(text).toContain('get the prompt greeting again with the same arguments');
+    await person.answer(pageLinkIn(text), { action: 'accept', content: { value: 'Ada' } });
+    const done = result(await get());
+    expect((done.messages as { content: { text: string } }[])[0]!.content.text).toBe(
+      'Write a warm greeting for Ada.',
+    );
+  });
+
+  it('a resource parks with the link in its text, and a confirmation there is a yes/no', async () => {
+    const read = () =>
+      served.wire.request(
+        'resources/read',
+        { uri: 'desk://notes/boxes' },
+        { capabilities: CAPABILITIES.none },
+      );
+    const first = result(await read());
+    const contents = first.contents as { uri: string; text: string }[];
+    expect(contents[0]!.uri).toBe('desk://notes/boxes');
+    const answered = await person.answer(pageLinkIn(contents[0]!.text), {
+      action: 'accept',
+      content: { value: true },
+    });
+    expect(answered.island.confirm).toBe(true);
+    expect(answered.island.call).toEqual({ kind: 'resource', name: 'desk://notes/boxes' });
+    expect((result(await read()).contents as { text: string }[])[0]!.text).toBe('The notes.');
   });
 });
 
