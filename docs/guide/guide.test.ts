@@ -33,7 +33,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 describe('docs/guide', () => {
   it('has a block for each step', () => {
     const steps = new Set(blocks.map((block) => block.heading));
-    expect(steps.size).toBe(6);
+    expect(steps.size).toBe(7);
   });
 
   it.each(blocks.map((block, index) => [index + 1, block.heading, block.code] as const))(

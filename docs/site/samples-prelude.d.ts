@@ -54,6 +54,8 @@ declare function bookReturn(
   pickupDate: string,
 ): Promise<string>;
 declare function oldInvoices(): Promise<string[]>;
+declare function linkCourierAccount(user: string, apiKey: string): Promise<void>;
+declare function cancelOrder(id: number, idempotencyKey: string): Promise<boolean>;
 declare function userFromSessionCookie(request: Request): string | undefined;
 declare function linkAccount(user: string, form: FormData): Promise<string>;
 declare function askThePerson(

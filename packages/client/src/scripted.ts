@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
+import type { CreateMessageRequestParams, CreateMessageResult, Root } from '@modelcontextprotocol/client';
 import type { UrlInspection } from '@parley/core/url';
 import { describeCall, ParleyError } from './errors.js';
 import { describeQuestion } from './question.js';
@@ -78,6 +78,20 @@ export interface ScriptedOptions {
    * sampling reply (a `CreateMessageResult`). Set it to script only declines.
    */
   sampling?: boolean;
+  /** Declares `roots` and lists these. Default: roots are not declared. */
+  roots?: readonly Root[];
+  /**
+   * Plays the person on a Parley server's question pages: a URL question that opens one is answered
+   * on the page with the scripted answer (the page's form, or decline / cancel), then consented to.
+   */
+  person?: { answer(url: string, answer: ElicitResult): Promise<boolean> };
+}
+
+/** A link a result points the person to (a page of the server), with the question's key. */
+export interface PageLink {
+  readonly key?: string;
+  readonly url: string;
+  readonly message: string;
 }
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
@@ -98,7 +112,11 @@ const RESULT_KEYS = new Set(['action', 'content', 'wait']);
 export function scripted(
   answers: ScriptedAnswers,
   options: ScriptedOptions = {},
-): ElicitationUI & { readonly asked: readonly AskRecord[] } {
+): ElicitationUI & {
+  readonly asked: readonly AskRecord[];
+  /** The scripted answer to a question with this key or message, as `next` would pick it. */
+  answerFor(link: PageLink, server: ServerIdentity, call: CallInfo): Promise<ElicitResult>;
+} {
   const asked: AskRecord[] = [];
   const answerAll = typeof answers === 'function' ? answers : undefined;
   const ordered = Array.isArray(answers) ? [...answers] : undefined;
@@ -160,10 +178,26 @@ export function scripted(
     return answer;
   };
 
+  const roots = options.roots;
   return {
     modes: options.modes ?? { form: true, url: true },
     asked,
     ...(declaresSampling && { sampling }),
+    ...(roots && { roots: async () => ({ roots: [...roots] }) }),
+    async answerFor(link, server, call) {
+      const request = { message: link.message, url: link.url };
+      const context: AskContext = {
+        server,
+        call,
+        callId: 0,
+        round: 1,
+        ...(link.key !== undefined && { key: link.key }),
+        position: { index: 1, of: 1 },
+        era: 'modern',
+        signal: new AbortController().signal,
+      };
+      return (await next(request, context)) as ElicitResult;
+    },
     async form(request, context) {
       const answer = (await next(request, context)) as ElicitResult;
       record('form', request.message, context, {
@@ -179,6 +213,15 @@ export function scripted(
         return { action: 'decline' };
       }
       const answer = await next(request, context);
+      if (options.person && (await options.person.answer(request.url, answer as ElicitResult))) {
+        // A question page: the person answered the question itself there, and agreed to open it.
+        record('url', request.message, context, {
+          url: request.url,
+          inspection,
+          answer: answer as ElicitResult,
+        });
+        return { action: 'accept' };
+      }
       const consent = { action: answer.action } as UrlConsent;
       if (answer.wait === 'cancel' || answer.wait === 'finished') waits.set(request, answer.wait);
       record('url', request.message, context, { url: request.url, inspection, answer: consent });

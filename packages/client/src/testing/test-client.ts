@@ -1,8 +1,16 @@
+import type { Root } from '@modelcontextprotocol/client';
 import { connect } from '../connect.js';
 import type { ConnectOptions } from '../options.js';
 import type { ParleyClient } from '../parley-client.js';
-import { type AskRecord, type ScriptedAnswers, type ScriptedOptions, scripted } from '../scripted.js';
+import {
+  type AskRecord,
+  type PageLink,
+  type ScriptedAnswers,
+  type ScriptedOptions,
+  scripted,
+} from '../scripted.js';
 import { IN_PROCESS_URL, type InProcessServer, inProcessFetch } from './in-process.js';
+import { questionPagePerson } from './page-person.js';
 
 /** Options for {@link testClient}. All optional. */
 export interface TestClientOptions<EndpointOptions = never>
@@ -35,6 +43,15 @@ export interface TestClientOptions<EndpointOptions = never>
    * (a `CreateMessageResult`, keyed by the `ctx.sample` key); set it to script only declines.
    */
   sampling?: boolean;
+  /** Declares `roots` and answers `roots/list` with these (e.g. for a tool that calls `ctx.roots()`). */
+  roots?: readonly Root[];
+  /**
+   * The person who answers questions the server asks on its own pages (a client that cannot show a
+   * form, `ask.secret()`, a confirmation with proof): with the scripted answers, in the server's
+   * page, as a browser would. `headers` go with each of the person's requests (e.g. the cookie of a
+   * server's sign-in); `false` leaves pages unanswered. Default: on, with no headers.
+   */
+  person?: { readonly headers?: Readonly<Record<string, string>> } | false;
   /**
    * Passed to `server.endpoint()`, e.g. `{ authenticate: () => ({ token: 't', clientId: 'c', scopes: [], extra: { sub: 'alice' } }) }`
    * to make every call come from the user `alice`.
@@ -50,6 +67,18 @@ export interface TestClient extends ParleyClient {
    * of the call), the schema or URL, and the answer given.
    */
   readonly asked: readonly AskRecord[];
+  /**
+   * Answers, as the person, the pages a result points to (a call that parked because the client
+   * cannot be asked: the links in its `_meta['dev.parley/pages']`), each with the scripted answer
+   * for its key. Make the same call again afterwards: it goes on with the answers. Resolves with
+   * how many pages were answered.
+   *
+   * @example
+   * const parked = await client.callTool('book_return');
+   * await client.answerPages(parked);
+   * const booked = await client.callTool('book_return');
+   */
+  answerPages(result: { readonly _meta?: Readonly<Record<string, unknown>> }): Promise<number>;
 }
 
 /**
@@ -77,10 +106,23 @@ export async function testClient<EndpointOptions = never>(
   server: InProcessServer<EndpointOptions>,
   options: TestClientOptions<EndpointOptions> = {},
 ): Promise<TestClient> {
-  const { answers, era, modes, sampling, endpoint: endpointOptions, ...connectOptions } = options;
+  const {
+    answers,
+    era,
+    modes,
+    sampling,
+    roots,
+    person,
+    endpoint: endpointOptions,
+    ...connectOptions
+  } = options;
+  const pagePerson =
+    person === false ? undefined : questionPagePerson(person?.headers ? { headers: person.headers } : {});
   const ui = scripted(answers ?? {}, {
     ...(modes !== undefined && { modes }),
     ...(sampling !== undefined && { sampling }),
+    ...(roots !== undefined && { roots }),
+    ...(pagePerson && { person: pagePerson }),
   });
   const endpoint = server.endpoint(endpointOptions);
   let client: ParleyClient;
@@ -95,14 +137,27 @@ export async function testClient<EndpointOptions = never>(
     await endpoint.close();
     throw error;
   }
-  return new InProcessClient(client, ui.asked, () => endpoint.close());
+  const answerPages = async (result: { readonly _meta?: Readonly<Record<string, unknown>> }) => {
+    if (!pagePerson) throw new TypeError('answerPages() needs the person: leave out person: false.');
+    const links = (result._meta?.[PAGES_META] ?? []) as readonly PageLink[];
+    for (const link of links) {
+      const answer = await ui.answerFor(link, client.server, { kind: 'tool', name: '' });
+      await pagePerson.answer(link.url, answer);
+    }
+    return links.length;
+  };
+  return new InProcessClient(client, ui.asked, () => endpoint.close(), answerPages);
 }
+
+/** Where a result lists the question pages the person answers (`@parley/server`'s `PAGES_META`). */
+const PAGES_META = 'dev.parley/pages';
 
 class InProcessClient implements TestClient {
   constructor(
     private readonly client: ParleyClient,
     readonly asked: readonly AskRecord[],
     private readonly closeEndpoint: () => Promise<void>,
+    readonly answerPages: TestClient['answerPages'],
   ) {}
 
   get server() {
