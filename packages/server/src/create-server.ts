@@ -145,8 +145,10 @@ export class ParleyServer {
    *
    * @example
    * const endpoint = server.endpoint();
-   * const fetch = async (request: Request) =>
-   *   new URL(request.url).pathname === '/mcp' ? endpoint.fetch(request) : ((await server.pages(request)) ?? notFound());
+   * const fetch = async (request: Request): Promise<Response> =>
+   *   new URL(request.url).pathname === '/mcp'
+   *     ? endpoint.fetch(request)
+   *     : ((await server.pages(request)) ?? new Response('Not found', { status: 404 }));
    */
   async pages(request: Request): Promise<Response | undefined> {
     const { flows, pages } = this.#app;

@@ -178,8 +178,10 @@ export interface ParleyContext {
    * {@link ConfirmOptions.proof}): use it before anything destructive.
    *
    * @example
-   * const ok = await ctx.confirm(`Cancel order #${id}? This cannot be undone.`, { proof: 'page' });
-   * if (!ok.confirmed) return 'Nothing cancelled.';
+   * server.tool('delete_repo', {}, async (_args, ctx) => {
+   *   const ok = await ctx.confirm('Delete the repository? This cannot be undone.', { proof: 'page' });
+   *   return ok.confirmed ? 'Deleted.' : 'Nothing deleted.';
+   * });
    */
   confirm(message: string, options?: ConfirmOptions): Promise<ConfirmOutcome>;
   /**

@@ -5,7 +5,8 @@ import type { ElicitResult } from '../types.js';
 export interface QuestionPagePerson {
   /**
    * Answers the page at `url` with `answer`, as a person in a browser would (the page's own JSON
-   * answer, same origin). Resolves `false`, answering nothing, when `url` is not a question page.
+   * answer, same origin). Resolves `false`, answering nothing, when `url` is not a question page on
+   * loopback (where a server under test serves them): nothing else is ever fetched.
    */
   answer(url: string, answer: ElicitResult): Promise<boolean>;
 }
@@ -18,6 +19,9 @@ export interface QuestionPagePersonOptions {
 }
 
 const ISLAND = /<script type="application\/json" id="parley-question">([^<]*)<\/script>/;
+/** A page of a Parley server ends with its 43-character id; nothing else is ever fetched. */
+const PAGE_PATH = /\/[A-Za-z0-9_-]{43}$/;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**
  * A person with a browser of their own, who opens a question page of a Parley server and answers
@@ -25,6 +29,7 @@ const ISLAND = /<script type="application\/json" id="parley-question">([^<]*)<\/
  *
  * @example
  * const person = questionPagePerson({ headers: { cookie: 'session=alice' } });
+ * const link = 'http://127.0.0.1:3000/parley/questions/6xq9PmVd0wWmS1nhbZ6c9k3fQ2y8uJrXcLqA5tNoB7E';
  * await person.answer(link, { action: 'accept', content: { boxes: 2 } });
  */
 export function questionPagePerson(options: QuestionPagePersonOptions = {}): QuestionPagePerson {
@@ -32,7 +37,12 @@ export function questionPagePerson(options: QuestionPagePersonOptions = {}): Que
   const headers = { ...options.headers };
   return {
     async answer(url, answer) {
-      const page = await fetchPage(url, { headers, redirect: 'manual' });
+      const target = new URL(url);
+      // A server under test serves its pages on loopback; nothing on the network is ever fetched.
+      if (!LOOPBACK.has(target.hostname) || !PAGE_PATH.test(target.pathname)) return false;
+      // A page nobody serves here (a public URL of the server's) is not one the person can answer.
+      const page = await fetchPage(url, { headers, redirect: 'manual' }).catch(() => undefined);
+      if (!page) return false;
       const html = await page.text();
       const island = page.status === 200 ? ISLAND.exec(html)?.[1] : undefined;
       if (island === undefined) return false;

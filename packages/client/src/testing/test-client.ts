@@ -74,9 +74,10 @@ export interface TestClient extends ParleyClient {
    * how many pages were answered.
    *
    * @example
-   * const parked = await client.callTool('book_return');
-   * await client.answerPages(parked);
-   * const booked = await client.callTool('book_return');
+   * const tester = await testClient(server, { modes: { form: false, url: false }, answers: { boxes: { value: 2 } } });
+   * const parked = await tester.callTool('book_return'); // the link to the page, in the result
+   * await tester.answerPages(parked); // the person answers there
+   * const booked = await tester.callTool('book_return'); // the same call goes on
    */
   answerPages(result: { readonly _meta?: Readonly<Record<string, unknown>> }): Promise<number>;
 }

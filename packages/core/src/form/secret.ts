@@ -7,9 +7,10 @@ const HIDDEN = '[secret]';
  * `[secret]`, so a handler that logs or returns the answer by mistake leaks nothing.
  *
  * @example
- * const key = await ctx.elicit('Paste the courier API key', ask.secret({ title: 'Courier API key' }));
- * if (key.action === 'accept') await courier.link(key.value.reveal());
- * `${key.value}`; // '[secret]'
+ * const key = new Secret('sk_live_4242'); // what ask.secret() answers with
+ * key.reveal(); // 'sk_live_4242'
+ * `${key}`; // '[secret]'
+ * JSON.stringify({ key }); // '{"key":"[secret]"}'
  */
 export class Secret {
   readonly #value: string;

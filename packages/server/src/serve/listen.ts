@@ -6,7 +6,12 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS, StreamConnections } from '@parley/core';
+import {
+  type HttpServerLimits,
+  httpServerOptions,
+  SERVER_HTTP_LIMITS,
+  StreamConnections,
+} from '@parley/core';
 import type { App } from '../app.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
 import { slowReaderLimits } from './http-exchange.js';
