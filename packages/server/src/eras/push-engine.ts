@@ -20,6 +20,17 @@ import { Journal } from './journal.js';
 import { PARK } from './parked.js';
 import { lookOnce } from './replay-engine.js';
 
+/** A settled question's result, or its failure thrown (the call's own failure before a park). */
+function settledValue<T>(
+  outcome: PromiseSettledResult<T>,
+  _index: number,
+  outcomes: PromiseSettledResult<T>[],
+): T {
+  if (outcome.status === 'fulfilled') return outcome.value;
+  const failure = outcomes.find((other) => other.status === 'rejected' && other.reason !== PARK);
+  throw (failure as PromiseRejectedResult | undefined)?.reason ?? outcome.reason;
+}
+
 /** Where a question the client refused to show goes instead; `undefined` result means nowhere. */
 export type PageFallback = (item: AskItem, kind: QuestionKind) => Promise<AskItem> | undefined;
 
@@ -118,7 +129,13 @@ export class PushEngine implements WaitingAsk {
     } catch (error) {
       return Promise.reject(error);
     }
-    return Promise.all(point.items.map((item) => this.#askOne(item))).then((results) => {
+    const asked = point.items.map((item) => this.#askOne(item));
+    // Questions answered by links park the call only once each of them was looked at, so the
+    // result lists every link of the batch at once.
+    const all = point.items.some((item) => kindOf(item).outOfBand?.(item))
+      ? Promise.allSettled(asked).then((outcomes) => outcomes.map(settledValue))
+      : Promise.all(asked);
+    return all.then((results) => {
       const record = Object.fromEntries(
         point.items.map((item, index) => [item.key, kindOf(item).encode(item, results[index])]),
       );

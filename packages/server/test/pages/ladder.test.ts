@@ -36,6 +36,14 @@ function returnsDesk(): ParleyServer {
     const ok = await ctx.confirm(`Show the notes at ${uri}?`, { key: 'show' });
     return ok.confirmed ? 'The notes.' : 'Nothing shown.';
   });
+  server.tool('two_at_once', { description: 'Asks two questions in one round' }, async (_args, ctx) => {
+    const { city, nights } = await ctx.elicitAll({
+      city: ['Which city?', ask.text({ title: 'City' })],
+      nights: ['How many nights?', ask.integer({ title: 'Nights', min: 1, max: 9 })],
+    });
+    if (city.action !== 'accept' || nights.action !== 'accept') return 'Nothing booked.';
+    return `${nights.value} night(s) in ${city.value}.`;
+  });
   server.tool('pick_tags', { description: 'Multi-select' }, async (_args, ctx) => {
     const tags = await ctx.elicit('Which tags?', ask.many(['red', 'green', 'blue'], { title: 'Tags' }));
     return tags.action === 'accept' ? `Tags: ${tags.value.join(', ')}.` : `No tags (${tags.action}).`;
@@ -247,6 +255,24 @@ describe('2025-11-25 and 2025-06-18', () => {
       `Return R${before + 1}: 2 box(es), Wrong item.`,
     );
     expect(urlQuestion?.url).toContain('/parley/questions/');
+    await client.close();
+  });
+
+  it('lists every link of a batch at once, on both eras', async () => {
+    const links = (text: string) => [...text.matchAll(/Answer here: (\S+)/g)].map((match) => match[1]!);
+    const modern = () => callTool(served.wire, 'two_at_once', {}, {}, { capabilities: CAPABILITIES.none });
+    const first = links(textOfReply(await modern()));
+    expect(first).toHaveLength(2);
+    await person.answer(first[0]!, { action: 'accept', content: { value: 'Lyon' } });
+    await person.answer(first[1]!, { action: 'accept', content: { value: 3 } });
+    expect(textOfReply(await modern())).toBe('3 night(s) in Lyon.');
+
+    const client = await connectHandshake({ url: served.url }, { capabilities: {} });
+    const waiting = links(textOf(await client.callTool('two_at_once')));
+    expect(waiting).toHaveLength(2);
+    await person.answer(waiting[0]!, { action: 'accept', content: { value: 'Oslo' } });
+    await person.answer(waiting[1]!, { action: 'accept', content: { value: 2 } });
+    expect(textOf(await client.callTool('two_at_once'))).toBe('2 night(s) in Oslo.');
     await client.close();
   });
 
