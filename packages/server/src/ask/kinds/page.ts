@@ -1,7 +1,6 @@
 import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
 import { PARLEY_KEY_META } from '@parley/core';
 import type { PreparedQuestion } from '@parley/core/form';
-import { FlowExpiredError, FlowFailedError } from '../../errors.js';
 import type { QuestionPages } from '../../pages/question-pages.js';
 import type { Json } from '../../state/round-state.js';
 import type { ElicitOutcome, UrlOutcome } from '../../types.js';
@@ -9,6 +8,7 @@ import type { CallSecrets } from '../call-secrets.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
 import { decodeRefusal, malformed } from './elicit-reply.js';
+import { flowOutcome } from './flow-outcome.js';
 import { decodeFormAnswer, encodeFormAnswer, questionText } from './form.js';
 
 /**
@@ -87,16 +87,7 @@ export const pageKind: QuestionKind<PageItem> = {
       return { action: consent.action };
     }
     const check = await watch({ id: item.page, kit: item.pages.kit, principal: item.principal });
-    switch (check.status) {
-      case 'done':
-        return read(item, check.result);
-      case 'pending':
-        return undefined;
-      case 'failed':
-        throw new FlowFailedError(check.reason);
-      case 'expired':
-        throw new FlowExpiredError(item.message);
-    }
+    return flowOutcome(check, item.message, (settled) => read(item, settled));
   },
   encode(item, result) {
     const outcome = result as ElicitOutcome<unknown>;

@@ -1,13 +1,13 @@
 import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
 import { PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
-import { FlowExpiredError, FlowFailedError } from '../../errors.js';
 import type { Json } from '../../state/round-state.js';
 import type { ElicitOutcome, UrlOutcome } from '../../types.js';
 import { requireMessage, requireSafeUrl } from '../guardrails.js';
 import type { FlowRef, QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
+import { flowOutcome } from './flow-outcome.js';
 
 /** A URL question: the person is sent to a page (`ctx.elicitUrl`, `input.url`). */
 export type UrlItem = {
@@ -69,17 +69,7 @@ export const urlKind: QuestionKind<UrlItem> = {
       await flow.kit.cancel(flow.id);
       return outcome;
     }
-    const check = await watch(flow);
-    switch (check.status) {
-      case 'done':
-        return { action: 'accept', value: check.result };
-      case 'pending':
-        return undefined;
-      case 'failed':
-        throw new FlowFailedError(check.reason);
-      case 'expired':
-        throw new FlowExpiredError(item.message);
-    }
+    return flowOutcome(await watch(flow), item.message, (value) => ({ action: 'accept', value }));
   },
   /** A consent to a plain URL is `'a'`; a flow's result is `[value]`. */
   encode(item, result) {
