@@ -127,6 +127,34 @@ describe('the demo in the lab (what npm start runs)', () => {
     );
   });
 
+  it('links the courier account: the key is typed on Brightgrid’s own page, which the lab opens like any URL', async () => {
+    await callTool(page, 'link_courier_account');
+    const box = dialog(page);
+    await box.getByRole('heading', { name: /asks you to open a web page/ }).waitFor();
+    expect(await box.textContent()).toContain("Paste your courier account's API key");
+    const [questionPage] = await Promise.all([
+      page.context().waitForEvent('page'),
+      box.getByRole('button', { name: 'Open' }).click(),
+    ]);
+    await questionPage.waitForLoadState();
+    // Signed in at Brightgrid ID for the lab already: the store knows this browser is alice's.
+    const key = questionPage.getByLabel('Courier API key', { exact: true });
+    await key.waitFor();
+    expect(await key.getAttribute('type')).toBe('password');
+    await key.fill('ck_live_9f8e7d6c5b4a');
+    await questionPage.getByRole('button', { name: 'Review answers' }).click();
+    await questionPage.getByRole('button', { name: 'Accept', exact: true }).click();
+    await questionPage.getByText(/reached Brightgrid/).waitFor();
+    await questionPage.screenshot({ path: join(ARTIFACTS, 'lab-question-page-secret.png') });
+    await questionPage.close();
+
+    const flow = page.getByRole('group', { name: 'Web page flow' });
+    await flow.getByRole('button', { name: "I've finished" }).click();
+    const outcome = await outcomeOf(page, 'link_courier_account');
+    expect(outcome).toContain('Courier account linked for Alice Liddell.');
+    expect(await page.textContent('body')).not.toContain('ck_live_9f8e7d6c5b4a');
+  });
+
   it('books a flight in three rounds', async () => {
     await callTool(page, 'book_flight');
     const where = await question(page, 'Where would you like to fly?');

@@ -205,8 +205,9 @@ describe('book_return reaches every kind of client (2026-07-28)', () => {
       .first()
       .waitFor();
     await fillReturnForm(page, pickup);
-    await acceptOnPage(page);
+    // docs/images/question-page.png is a copy of this screenshot.
     await page.screenshot({ path: join(ARTIFACTS, 'question-page-book-return.png'), fullPage: true });
+    await acceptOnPage(page);
 
     const done = await modernCall('book_return', { n: 1 }, url, {
       requestState: first.requestState!,
