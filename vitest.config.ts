@@ -52,11 +52,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'docs',
+          // Same group as e2e, so vitest needs the same worker count for both.
           sequence: { groupOrder: 1 },
           include: ['docs/test/**/*.test.ts'],
           globalSetup: ['docs/test/build-site.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
       {
