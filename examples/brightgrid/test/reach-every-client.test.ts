@@ -10,6 +10,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { CHROMIUM_ARGS } from '@parley/testing';
+import { runAxe } from '@parley/testing/axe';
 import Database from 'better-sqlite3';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,6 +208,7 @@ describe('book_return reaches every kind of client (2026-07-28)', () => {
     await fillReturnForm(page, pickup);
     // docs/images/question-page.png is a copy of this screenshot.
     await page.screenshot({ path: join(ARTIFACTS, 'question-page-book-return.png'), fullPage: true });
+    expect(await runAxe(page, page.locator('body'))).toEqual([]);
     await acceptOnPage(page);
 
     const done = await modernCall('book_return', { n: 1 }, url, {

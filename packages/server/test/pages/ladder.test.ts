@@ -36,6 +36,14 @@ function returnsDesk(): ParleyServer {
     const ok = await ctx.confirm(`Show the notes at ${uri}?`, { key: 'show' });
     return ok.confirmed ? 'The notes.' : 'Nothing shown.';
   });
+  server.tool('strictly_in_band', { description: 'Never asks on a page' }, async (_args, ctx) => {
+    const size = await ctx.elicit('Which size?', ask.choice(['S', 'M']), { key: 'size', via: 'inband' });
+    return size.action === 'accept' ? `Size ${size.value}.` : 'No size.';
+  });
+  server.tool('always_on_page', { description: 'Always asks on a page' }, async (_args, ctx) => {
+    const size = await ctx.elicit('Which size?', ask.choice(['S', 'M']), { key: 'size', via: 'page' });
+    return size.action === 'accept' ? `Size ${size.value}.` : 'No size.';
+  });
   server.tool('two_at_once', { description: 'Asks two questions in one round' }, async (_args, ctx) => {
     const { city, nights } = await ctx.elicitAll({
       city: ['Which city?', ask.text({ title: 'City' })],
@@ -173,6 +181,43 @@ describe('2026-07-28', () => {
       { capabilities: CAPABILITIES.none },
     );
     expect(textOfReply(declined)).toBe('No return booked (decline).');
+  });
+});
+
+describe('where an author sends one question', () => {
+  it("via: 'inband' keeps it to clients that show forms (ElicitationUnavailable for the rest)", async () => {
+    const refused = await callTool(
+      served.wire,
+      'strictly_in_band',
+      {},
+      {},
+      { capabilities: CAPABILITIES.none },
+    );
+    expect(refused.message.error?.code).toBe(-32021);
+    expect(refused.status).toBe(400);
+    const asked = result(
+      await callTool(served.wire, 'strictly_in_band', {}, {}, { capabilities: CAPABILITIES.formOnly }),
+    );
+    expect((asked.inputRequests as Record<string, { params: { mode: string } }>).size!.params.mode).toBe(
+      'form',
+    );
+  });
+
+  it("via: 'page' asks on the page even a client that shows forms", async () => {
+    const asked = result(
+      await callTool(served.wire, 'always_on_page', {}, {}, { capabilities: CAPABILITIES.formAndUrl }),
+    );
+    const question = (asked.inputRequests as Record<string, { params: { mode: string; url: string } }>).size!;
+    expect(question.params.mode).toBe('url');
+    await person.answer(question.params.url, { action: 'accept', content: { value: 'M' } });
+    const done = await callTool(
+      served.wire,
+      'always_on_page',
+      {},
+      { requestState: asked.requestState, inputResponses: { size: { action: 'accept' } } },
+      { capabilities: CAPABILITIES.formAndUrl },
+    );
+    expect(textOfReply(done)).toBe('Size M.');
   });
 });
 
