@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,5 +61,27 @@ describe('fileStore', () => {
     const path = join(dir, 'tokens.json');
     await writeFile(path, '{"something":"else"}');
     await expect(fileStore(path).load('https://a.example/mcp')).rejects.toThrow(/not a Parley token file/);
+  });
+
+  // Issue 24's review: the token file replaced by a symlink to another of the user's files. Held:
+  // a save writes a new file and renames it over the link, so the linked file is never written.
+  it('replaces a token file turned into a symlink instead of writing through it', async () => {
+    const path = join(dir, 'tokens.json');
+    const store = fileStore(path);
+    await store.save(record('https://a.example/mcp', 'token-a'));
+    const victim = join(dir, 'victim.txt');
+    await writeFile(victim, 'the user’s own file\n', { mode: 0o644 });
+    await rm(path);
+    await symlink(victim, path);
+    await fileStore(path)
+      .save(record('https://b.example/mcp', 'token-b'))
+      .catch(() => {});
+    expect(await readFile(victim, 'utf8')).toBe('the user’s own file\n');
+    expect((await stat(victim)).mode & 0o777).toBe(0o644);
+    const now = await lstat(path);
+    if (!now.isSymbolicLink()) {
+      expect(now.mode & 0o777).toBe(0o600);
+      expect(await readFile(path, 'utf8')).not.toContain('the user');
+    }
   });
 });
