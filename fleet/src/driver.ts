@@ -8,6 +8,7 @@ import type { BalancedReply, BalancerChannel } from './lb/channel.js';
 import type { MidRequestHook } from './lb/send.js';
 import { toolsList } from './mcp/modern-call.js';
 import { unclearReason } from './mcp/outcome.js';
+import type { FlowPlace } from './mixed/era-result.js';
 import { Random } from './random.js';
 import { type Tokens, USERS, type UserName } from './users.js';
 
@@ -61,6 +62,8 @@ export interface FlowResult {
   /** Its last failure was unclear (the balancer or a replica gave up on it): retrying it is the fix. */
   readonly retryable: boolean;
   readonly reason?: string;
+  /** Where a flow that did not complete stood: the step it was on, the replica that answered it last. */
+  readonly at?: FlowPlace;
 }
 
 /** Replies from a replica, and how each compares with the replica of the flow's request before it. */
@@ -238,6 +241,7 @@ export class Driver {
           'failed',
           `gave up after ${active.retries} unclear failures; last: ${unclear}`,
           true,
+          { step: step.label, replica: reply.replica ?? reply.tried.at(-1) },
         );
         return;
       }
@@ -251,7 +255,10 @@ export class Driver {
       active.recovered = progress.recovered === true;
       this.#finish(active, 'completed');
     } else {
-      this.#finish(active, progress.status, progress.reason, false);
+      this.#finish(active, progress.status, progress.reason, false, {
+        step: step.label,
+        replica: reply.replica,
+      });
     }
   }
 
@@ -267,7 +274,13 @@ export class Driver {
     });
   }
 
-  #finish(active: Active, status: FlowResult['status'], reason?: string, retryable = false): void {
+  #finish(
+    active: Active,
+    status: FlowResult['status'],
+    reason?: string,
+    retryable = false,
+    at?: FlowPlace,
+  ): void {
     this.#active.splice(this.#active.indexOf(active), 1);
     const { flow } = active;
     this.#results.push({
@@ -280,6 +293,7 @@ export class Driver {
       recovered: active.recovered,
       retryable,
       ...(reason !== undefined && { reason }),
+      ...(at !== undefined && { at }),
     });
   }
 

@@ -2,6 +2,7 @@ import type { BookingAudit } from './audit.js';
 import type { DriverStats, FlowResult } from './driver.js';
 import type { FaultWindow } from './fault-windows.js';
 import type { KeyUse } from './key-use.js';
+import { placeText } from './mixed/era-result.js';
 import { formatMixed, type MixedReport, mixedProblems } from './mixed/mixed-report.js';
 import type { ProbeCounts } from './probes.js';
 
@@ -110,8 +111,8 @@ export function formatReport(report: FleetReport): string {
       `seed ${report.seed}; ${(report.durationMs / 1000).toFixed(1)} s`,
   );
   lines.push('');
-  lines.push(...formatMixed(report.mixed));
-  if (report.sticky) lines.push(...formatMixed(report.sticky));
+  lines.push(...formatMixed(report.mixed, nameOf));
+  if (report.sticky) lines.push(...formatMixed(report.sticky, nameOf));
   lines.push('');
   lines.push(
     `one at a time, 2026-07-28 (every round on another replica): ${results.length} flows (asked for ${report.flowsAsked})`,
@@ -131,8 +132,10 @@ export function formatReport(report: FleetReport): string {
     `  failed    ${failed.length} (${failed.filter((r) => r.retryable).length} with a clear, retryable error)`,
   );
   lines.push(`  wrong     ${wrong.length + probeWrong}`);
-  for (const r of [...wrong, ...failed].slice(0, 10))
-    lines.push(`    flow ${r.id} (${r.kind}, ${r.user}): ${r.status}: ${r.reason}`);
+  for (const r of [...wrong, ...failed].slice(0, 20))
+    lines.push(
+      `    2026-07-28 flow ${r.id} (${r.kind}, ${r.user}) ${r.status}${placeText(r.at, nameOf)}: ${r.reason}`,
+    );
   for (const accepted of [...report.probes.crossUser.accepted, ...report.probes.crossTool.accepted].slice(
     0,
     10,

@@ -10,8 +10,8 @@ import {
 import type { FlowKind } from '../flows/flow.js';
 import { futureDate, type Random } from '../random.js';
 import { type Tokens, USERS, type UserName } from '../users.js';
-import type { EraResult } from './era-result.js';
-import { openHandshakeSession, type SessionRouting } from './handshake-session.js';
+import { type EraResult, type FlowPlace, placeText } from './era-result.js';
+import { openHandshakeSession, type SessionExchange, type SessionRouting } from './handshake-session.js';
 import type { TokenUse } from './token-use.js';
 
 /** What a 2025-era flow needs from the run. */
@@ -76,8 +76,16 @@ export abstract class HandshakeFlow {
   async run(): Promise<EraResult> {
     let retries = 0;
     let retriedFor: string | undefined;
+    const retriedAt: string[] = [];
+    /** Where the attempt stands, and the session's last HTTP exchange: where a failed flow failed. */
+    let phase = 'initialize';
+    let last: SessionExchange | undefined;
+    const place = (): FlowPlace => ({
+      step: `${phase}${last ? ` (last request ${last.request}: ${last.status === 0 ? 'no response' : `HTTP ${last.status}`})` : ''}`,
+      replica: last?.replica,
+    });
     const end = (status: EraResult['status'], reason?: string, recovered = false): EraResult => ({
-      ...(retriedFor !== undefined && { retriedFor }),
+      ...(retriedFor !== undefined && { retriedFor, retriedAt }),
       era: '2025',
       id: this.id,
       kind: this.kind,
@@ -87,8 +95,11 @@ export abstract class HandshakeFlow {
       recovered,
       flow: this,
       ...(reason !== undefined && { reason }),
+      ...(status !== 'completed' && { at: place() }),
     });
     for (;;) {
+      phase = 'initialize';
+      last = undefined;
       let asked = 0;
       let wrong: string | undefined;
       let lastAnswerSent = false;
@@ -101,16 +112,22 @@ export abstract class HandshakeFlow {
           clientName: `fleet-2025-${this.kind}-${this.id}`,
           routing: this.#deps.routing,
           tokenUse: this.#deps.tokenUse,
+          seen: (exchange) => {
+            last = exchange;
+          },
           answer: (request) => {
+            phase = `${this.tool} call, answering question ${asked + 1} of ${this.questions}`;
             const answered = this.answer(asked++, request);
             if ('wrong' in answered) {
               wrong ??= answered.wrong;
               return { action: 'cancel' };
             }
             if (asked >= this.questions) lastAnswerSent = true;
+            phase = `${this.tool} call, after answer ${asked} of ${this.questions}`;
             return answered.result;
           },
         });
+        phase = `${this.tool} call`;
         const result = (await session.client.callTool(
           { name: this.tool, arguments: {} },
           { timeout: CALL_TIMEOUT_MS },
@@ -128,8 +145,10 @@ export abstract class HandshakeFlow {
       if (!isRetryable(failure)) return end('failed', failure);
       retries++;
       retriedFor ??= failure;
+      retriedAt.push(`${failure.slice(0, 120)}${placeText(place())}`);
       if (lastAnswerSent) {
         // The booking may have been made before the failure: look before booking again.
+        phase = 'list_bookings check after the last answer';
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         const found = await this.#deps.listBookings(this.user).then(
           (bookings) => this.bookingsIn(bookings),

@@ -27,6 +27,29 @@ export interface HandshakeSessionOptions {
   readonly answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>;
   readonly routing: SessionRouting;
   readonly tokenUse: TokenUse;
+  /** Told of each HTTP exchange of the session: what it carried, who answered, with what status. */
+  readonly seen?: (exchange: SessionExchange) => void;
+}
+
+/** One HTTP exchange of a session, as a failed flow's report names it. */
+export interface SessionExchange {
+  /** e.g. `POST tools/call`, `POST answer`, `GET stream`, `DELETE`. */
+  readonly request: string;
+  /** The replica that answered (its balancer address), if one did. */
+  readonly replica: string | undefined;
+  /** The HTTP status, or 0 when no response came. */
+  readonly status: number;
+}
+
+/** What an exchange carried: the JSON-RPC method, or `answer` for a response to the server. */
+function describe(method: string, body: unknown): string {
+  if (method !== 'POST') return method === 'GET' ? 'GET stream' : method;
+  try {
+    const message = JSON.parse(String(body)) as { method?: unknown };
+    return `POST ${typeof message.method === 'string' ? message.method : 'answer'}`;
+  } catch {
+    return 'POST';
+  }
 }
 
 /**
@@ -42,8 +65,15 @@ export async function openHandshakeSession(options: HandshakeSessionOptions) {
     headers.set('authorization', authorization);
     // Held until the response's head arrives: by then the replica has checked the token.
     const release = options.tokenUse.hold(authorization);
-    const response = await fetch(input, { ...init, headers }).finally(release);
+    const request = describe(init?.method ?? 'GET', init?.body);
+    const response = await fetch(input, { ...init, headers })
+      .catch((error: unknown) => {
+        options.seen?.({ request, replica: undefined, status: 0 });
+        throw error;
+      })
+      .finally(release);
     const upstream = (response.headers.get('x-upstream') ?? '').split(',').at(-1)?.trim();
+    options.seen?.({ request, replica: upstream || undefined, status: response.status });
     if (!headers.has('mcp-session-id')) {
       if (owner === undefined && upstream && response.ok) {
         owner = upstream;

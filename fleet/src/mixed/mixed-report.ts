@@ -1,4 +1,4 @@
-import type { Era, EraResult } from './era-result.js';
+import { type Era, type EraResult, placeText } from './era-result.js';
 import type { MixedRun } from './mixed-run.js';
 
 /** One concurrent run of both eras, as the report shows it. */
@@ -64,8 +64,8 @@ export function mixedProblems(report: MixedReport): string[] {
   return problems;
 }
 
-/** The lines of the report for one concurrent run. */
-export function formatMixed(report: MixedReport): string[] {
+/** The lines of the report for one concurrent run; `nameOf` names a replica by its address. */
+export function formatMixed(report: MixedReport, nameOf: (address: string) => string = (a) => a): string[] {
   const { run } = report;
   const lines = [
     `both eras at once (${report.label}): ${report.perEra}+ flows per era, ${report.active} in flight ` +
@@ -98,10 +98,24 @@ export function formatMixed(report: MixedReport): string[] {
     if (top.length > 0)
       lines.push(`  ${era} retried first for: ${top.map(([r, n]) => `${n}× ${r}`).join('; ')}`);
   }
-  const bad = run.results.filter((result) => result.status !== 'completed');
-  for (const result of bad.slice(0, 10))
+  // How close flows came to giving up: the one that retried most in each era, and why each time.
+  for (const era of ERAS) {
+    const most = run.results
+      .filter((result) => result.era === era && result.retries > 0)
+      .sort((a, b) => b.retries - a.retries)[0];
+    if (!most) continue;
     lines.push(
-      `    ${result.era} flow ${result.id} (${result.kind}, ${result.user}): ${result.status}: ${result.reason}`,
+      `  ${era} most retries: flow ${most.id} (${most.kind}, ${most.user}), ${most.retries} (gives up after 8), ${most.status}:`,
     );
+    for (const why of most.retriedAt ?? []) lines.push(`      ${why.replace(/\s+/g, ' ')}`);
+  }
+  // Every flow that did not complete, with its era, the step it was on, the replica and the error.
+  const bad = run.results.filter((result) => result.status !== 'completed');
+  for (const result of bad.slice(0, 20))
+    lines.push(
+      `    ${result.era} flow ${result.id} (${result.kind}, ${result.user}) ${result.status}` +
+        `${placeText(result.at, nameOf)}: ${result.reason}`,
+    );
+  if (bad.length > 20) lines.push(`    … and ${bad.length - 20} more`);
   return lines;
 }

@@ -2,7 +2,7 @@ import type { Agent } from 'node:http';
 import type { BookingFlow } from '../flows/rounds-flow.js';
 import { type HttpReply, send } from '../lb/send.js';
 import { unclearReason } from '../mcp/outcome.js';
-import type { EraResult } from './era-result.js';
+import { type EraResult, type FlowPlace, placeText } from './era-result.js';
 import type { TokenUse } from './token-use.js';
 
 /** Unclear failures of one flow before it gives up. */
@@ -21,8 +21,10 @@ export async function runModernFlow(
 ): Promise<EraResult> {
   let retries = 0;
   let retriedFor: string | undefined;
+  const retriedAt: string[] = [];
+  let at: FlowPlace | undefined;
   const end = (status: EraResult['status'], reason?: string, recovered = false): EraResult => ({
-    ...(retriedFor !== undefined && { retriedFor }),
+    ...(retriedFor !== undefined && { retriedFor, retriedAt }),
     era: '2026-07-28',
     id: flow.id,
     kind: flow.kind,
@@ -32,24 +34,27 @@ export async function runModernFlow(
     recovered,
     flow,
     ...(reason !== undefined && { reason }),
+    ...(status !== 'completed' && at !== undefined && { at }),
   });
   for (;;) {
     const step = flow.step();
     const release = tokenUse.hold(step.call.headers.authorization ?? '');
     const reply = await send(origin, step.call, undefined, agent).finally(release);
+    const upstream = String(reply.headers['x-upstream'] ?? '')
+      .split(',')
+      .at(-1)
+      ?.trim();
+    at = { step: step.label, replica: upstream || undefined };
     const unclear = unclearOf(reply);
     if (unclear !== undefined) {
       retriedFor ??= unclear;
+      retriedAt.push(`${unclear.slice(0, 120)}${placeText(at)}`);
       if (++retries > MAX_RETRIES)
         return end('failed', `gave up after ${retries} unclear failures; last: ${unclear}`);
       flow.unclear();
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** Math.min(retries, 5))));
       continue;
     }
-    const upstream = String(reply.headers['x-upstream'] ?? '')
-      .split(',')
-      .at(-1)
-      ?.trim();
     const progress = flow.handle({ ...reply, replica: upstream || undefined, tried: [] });
     if (progress.status === 'continue') continue;
     if (progress.status === 'completed') return end('completed', undefined, progress.recovered === true);
