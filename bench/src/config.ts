@@ -23,6 +23,8 @@ export interface BenchConfig {
   /** (f): 2025-era sessions, and questions pending in each. */
   readonly pendingSessions: number;
   readonly pendingPerSession: number;
+  /** (f): calls one 2025-era host keeps in flight on one session, each with a question pending. */
+  readonly hostCalls: number;
   /** (f): the server's question timeout while questions are held. */
   readonly questionTimeoutMs: number;
   /** (f): how long a dropped 2025-era call waits for its client to reconnect (Parley's `resumeGraceMs`). */
@@ -44,6 +46,7 @@ const FULL = {
   flowsInFlight: 10_000,
   pendingSessions: 10,
   pendingPerSession: 100,
+  hostCalls: 1000,
   questionTimeoutMs: 15_000,
   resumeGraceMs: 5000,
   rendererRuns: 50,
@@ -61,6 +64,7 @@ const QUICK: typeof FULL = {
   flowsInFlight: 1000,
   pendingSessions: 2,
   pendingPerSession: 100,
+  hostCalls: 200,
   questionTimeoutMs: 3000,
   resumeGraceMs: 500,
   rendererRuns: 15,

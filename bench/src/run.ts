@@ -19,6 +19,7 @@ import { measureClient } from './workloads/client-driver.js';
 import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
+import { measureOneHost } from './workloads/one-host.js';
 import { measureHeldResponses, measureStdioPending } from './workloads/pending-floors.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
@@ -145,6 +146,12 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       const roomy = await servers.start('parley', 'parley (HTTP, idle sessions)');
       const sessions = await measureSessionMemory(roomy, 100);
       await roomy.stop();
+      progress(
+        `(f) one host: ${config.hostCalls} calls in flight on one 2025-era session, then answered at once`,
+      );
+      const host = await servers.start('parley', 'parley (HTTP, one host with many calls)');
+      const oneHost = await measureOneHost(host, config.hostCalls);
+      await host.stop();
       progress(`(f) floors: ${pending.questions} held HTTP responses, questions pending over stdio`);
       const bare = await servers.start('floor', 'floor (HTTP, held responses)');
       const heldResponse = await measureHeldResponses(bare, pending.questions);
@@ -154,7 +161,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         sdkStdio: await measureStdioPending('sdk-push', pending.questions),
         parleyStdio: await measureStdioPending('parley', pending.questions),
       };
-      measured.memory = { modern, pending, sessions, floors };
+      measured.memory = { modern, pending, sessions, floors, oneHost };
     }
 
     if (has('g')) {

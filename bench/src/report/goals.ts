@@ -193,6 +193,21 @@ export function checkGoals(results: Measured): GoalCheck[] {
     );
   } else goals.push(notMeasured(perSession, kbGoal, 'workload (f) not run'));
 
+  // Issue 26: a host with many calls in flight on one session, with the default limits.
+  const oneHostGoal =
+    'One 2025-era session with 1,000 calls in flight gets every answer, default limits, (f)';
+  const host = results.memory?.oneHost;
+  if (host) {
+    goals.push(
+      check(
+        oneHostGoal,
+        `${host.calls} of ${host.calls} delivered`,
+        `${host.delivered} of ${host.calls} delivered (${host.peakConnections} connections at most)`,
+        host.delivered === host.calls,
+      ),
+    );
+  } else goals.push(notMeasured(oneHostGoal, 'all delivered', 'workload (f) not run'));
+
   const renderer = results.renderer;
   const sizeGoal = 'Form renderer size, min + gzip, (g)';
   const timeGoal = '20-field form render time in Chromium, (g)';

@@ -218,7 +218,28 @@ function memoryTables(results: BenchResults): string {
         ],
       )
     : '';
-  return [modern, pending, sessions].filter(Boolean).join('\n\n');
+  const h = memory.oneHost;
+  const host = h
+    ? markdownTable(
+        ['One host, one session (Parley, default limits)', 'heap / RSS MB', 'connections', 'per call'],
+        [
+          ['before', cell(h.before), '', ''],
+          [
+            `${n0(h.calls)} calls in flight, each with a question pending (took ${n1(h.setupMs / 1000)} s)`,
+            cell(h.held),
+            `${n0(h.heldConnections)} open`,
+            `${n1(((h.held.heapMb - h.before.heapMb) * 1024) / h.calls)} KB heap, ${n1(((h.held.rssMb - h.before.rssMb) * 1024) / h.calls)} KB RSS`,
+          ],
+          [
+            `every question answered at once: ${n0(h.delivered)} of ${n0(h.calls)} delivered in ${n1(h.answeredMs / 1000)} s`,
+            cell(h.after),
+            `${n0(h.peakConnections)} at most`,
+            '',
+          ],
+        ],
+      )
+    : '';
+  return [modern, pending, sessions, host].filter(Boolean).join('\n\n');
 }
 
 /** "(f) what a pending 2025-era question costs": the floors beneath Parley, in the same run. */

@@ -7,6 +7,7 @@ import type { SourceVersion } from '../source-version.js';
 import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
+import type { OneHost } from '../workloads/one-host.js';
 import type { PendingFloors } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { RendererFailure, RendererResult } from '../workloads/renderer.js';
@@ -57,6 +58,8 @@ export interface BenchResults {
     readonly sessions?: SessionMemory;
     /** What a pending 2025-era question costs beneath Parley; absent in results from before it was measured. */
     readonly floors?: PendingFloors;
+    /** One 2025-era host with many calls on one session; absent in results from before it was measured. */
+    readonly oneHost?: OneHost;
   };
   /** (g) */
   readonly renderer?: RendererResult | RendererFailure;

@@ -2,7 +2,7 @@ import { ask, createServer, type Listening, type ParleyServer } from '@parley/se
 import * as z from 'zod/v4';
 import { keyOf, MAX_QUESTIONS, messageOf, resultText, TOOL } from '../survey.js';
 import { BENCH_KEY_BASE64 } from './bench-key.js';
-import { countRunning, sideChannel } from './side-channel.js';
+import { countRunning, sideChannel, watchConnections } from './side-channel.js';
 
 export interface ParleyBenchOptions {
   /** How long a 2025-era question waits for its answer (Parley's `questionTimeoutMs`). */
@@ -42,13 +42,17 @@ export function parleySurveyServer(options: ParleyBenchOptions = {}): ParleyServ
 }
 
 /** Serves the Parley survey on loopback HTTP with `server.listen`, plus the bench side channel. */
-export function listenParley(options: ParleyBenchOptions = {}): Promise<Listening> {
-  return parleySurveyServer(options).listen({
+export async function listenParley(options: ParleyBenchOptions = {}): Promise<Listening> {
+  const listening = await parleySurveyServer(options).listen({
     port: 0,
+    // Every session comes from the load generator's one address: its anonymous quota is the pool's.
+    maxSessionsPerAddress: 100,
     ...(options.resumeGraceMs !== undefined && { resumeGraceMs: options.resumeGraceMs }),
     routes: async (request) => {
       const answer = sideChannel(new URL(request.url));
       return answer && new Response(await answer, { headers: { 'content-type': 'application/json' } });
     },
   });
+  watchConnections(listening.http);
+  return listening;
 }

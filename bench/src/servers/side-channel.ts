@@ -16,9 +16,29 @@ export interface ServerStats {
   readonly memory: { readonly rss: number; readonly heapUsed: number; readonly external: number };
   /** Tool handlers running right now (on the 2025 eras: questions waiting for an answer). */
   readonly handlersRunning: number;
+  /** Connections open now and the most open at once, for a server that {@link watchConnections}. */
+  readonly connections?: { readonly open: number; readonly peak: number };
 }
 
 let running = 0;
+let connections: { open: number; peak: number } | undefined;
+
+/** Counts the connections `server` accepts, for the stats (open now, and the most at once). */
+export function watchConnections(server: {
+  on(
+    event: 'connection',
+    listener: (socket: { once(event: 'close', fn: () => void): unknown }) => void,
+  ): unknown;
+}): void {
+  const counts = { open: 0, peak: 0 };
+  connections = counts;
+  server.on('connection', (socket) => {
+    counts.peak = Math.max(counts.peak, ++counts.open);
+    socket.once('close', () => {
+      counts.open--;
+    });
+  });
+}
 
 /** Counts a tool handler as running until `work` settles. */
 export async function countRunning<T>(work: () => Promise<T>): Promise<T> {
@@ -70,6 +90,7 @@ function statsJson(url: URL): string {
     cpu: process.cpuUsage(),
     memory: { rss, heapUsed, external },
     handlersRunning: running,
+    ...(connections && { connections: { ...connections } }),
   };
   return JSON.stringify(stats);
 }
