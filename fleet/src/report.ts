@@ -181,7 +181,14 @@ export function formatReport(report: FleetReport): string {
     `  store audit (every part, both eras): ${audit.bookings} bookings for ${audit.flows} completed booking flows; ` +
       `missing ${audit.missing.length}, booked twice ${audit.doubled.length}, belonging to no flow ${audit.orphans}`,
   );
-  for (const flow of [...audit.missing, ...audit.doubled].slice(0, 10)) lines.push(`    ${flow}`);
+  for (const flow of [...audit.missing, ...audit.doubled].slice(0, 10)) {
+    lines.push(`    ${flow}`);
+    // What the flow met on its way, so a booking made twice (or lost) can be traced.
+    const id = Number(/ flow (\d+) /.exec(flow)?.[1]);
+    const parts = [report.mixed, ...(report.sticky ? [report.sticky] : [])];
+    const met = parts.flatMap((part) => part.run.results).find((result) => result.id === id);
+    for (const why of met?.retriedAt ?? []) lines.push(`      retried: ${why.replace(/\s+/g, ' ')}`);
+  }
   lines.push('');
 
   lines.push(

@@ -97,7 +97,37 @@ export abstract class HandshakeFlow {
       ...(reason !== undefined && { reason }),
       ...(status !== 'completed' && { at: place() }),
     });
+    /**
+     * An earlier attempt sent its last answer and then failed unclearly: its booking may have been
+     * made. Until a check of the store settles that, no attempt may book again, however many
+     * attempts (or checks) fail in between.
+     */
+    let unsettled = false;
+    const backOff = () =>
+      new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** Math.min(retries, 5))));
     for (;;) {
+      if (unsettled) {
+        phase = 'list_bookings check after the last answer';
+        last = undefined;
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        const found = await this.#deps.listBookings(this.user).then(
+          (bookings) => this.bookingsIn(bookings),
+          (error: unknown) => `the check failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (typeof found === 'string') {
+          retries++;
+          retriedAt.push(`${found.slice(0, 120)}${placeText(place())}`);
+          if (retries > MAX_RETRIES)
+            return end('failed', `gave up after ${retries} failures; last: ${found}`);
+          await backOff();
+          continue;
+        }
+        if (found.length > 0) {
+          const problem = this.checkBooking(found[0]!);
+          return problem ? end('wrong', problem) : end('completed', undefined, true);
+        }
+        unsettled = false;
+      }
       phase = 'initialize';
       last = undefined;
       let asked = 0;
@@ -146,25 +176,11 @@ export abstract class HandshakeFlow {
       retries++;
       retriedFor ??= failure;
       retriedAt.push(`${failure.slice(0, 120)}${placeText(place())}`);
-      if (lastAnswerSent) {
-        // The booking may have been made before the failure: look before booking again.
-        phase = 'list_bookings check after the last answer';
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-        const found = await this.#deps.listBookings(this.user).then(
-          (bookings) => this.bookingsIn(bookings),
-          () => undefined,
-        );
-        if (found === undefined) {
-          if (retries > MAX_RETRIES) return end('failed', `gave up; last: ${failure}`);
-          continue; // the check itself failed: a new attempt checks again before it books
-        }
-        if (found.length > 0) {
-          const problem = this.checkBooking(found[0]!);
-          return problem ? end('wrong', problem) : end('completed', undefined, true);
-        }
-      }
-      if (retries > MAX_RETRIES) return end('failed', `gave up after ${retries} failures; last: ${failure}`);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** Math.min(retries, 5))));
+      // The booking may have been made before the failure: the next attempt looks before it books.
+      if (lastAnswerSent) unsettled = true;
+      if (retries > MAX_RETRIES && !unsettled)
+        return end('failed', `gave up after ${retries} failures; last: ${failure}`);
+      if (!unsettled) await backOff();
     }
   }
 }
