@@ -69,7 +69,12 @@ export interface BrightgridHttp {
   readonly store: Store;
   /** Brightgrid ID, when started with `authServer`. */
   readonly identity?: BrightgridIdentity;
-  close(): Promise<void>;
+  /**
+   * Stops Brightgrid. `drainMs`: how long 2025-era calls in flight (and requests passed between
+   * replicas) may take to end on their own before the rest are ended; a rolling restart with a
+   * drain cuts only the calls that outlast it.
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -146,8 +151,8 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     tokens,
     store,
     ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection, agent } }),
-    async close() {
-      await served.close();
+    async close(options = {}) {
+      await served.close(options);
       await authServer?.close();
       await fleet.close();
       store.revokeTokens(Object.values(tokens));
@@ -187,7 +192,12 @@ async function main(): Promise<void> {
   }
   let brightgrid: BrightgridHttp | undefined;
   // Listen for signals before printing: whoever reads the lines may stop us at once.
-  const stop = () => void Promise.resolve(brightgrid?.close()).then(() => process.exit(0));
+  // A stop (a rolling restart) lets the calls in flight end first: BRIGHTGRID_DRAIN_MS, default 3 s.
+  const drainMs = Number(process.env.BRIGHTGRID_DRAIN_MS ?? 3000);
+  const stop = () =>
+    void Promise.resolve(brightgrid?.close({ drainMs: Number.isFinite(drainMs) ? drainMs : 3000 })).then(() =>
+      process.exit(0),
+    );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   // --oauth: Brightgrid ID beside it, and /mcp challenges clients without a token to sign in there.

@@ -12,7 +12,7 @@ import {
 export interface Site {
   /** `client.address` is the peer's IP address (for throttling). */
   fetch(request: Request, client?: { address?: string }): Promise<Response>;
-  close(): Promise<void>;
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /** A running loopback HTTP server. */
@@ -20,7 +20,8 @@ export interface Served {
   /** e.g. `http://127.0.0.1:4100` */
   readonly origin: string;
   readonly http: Server;
-  close(): Promise<void>;
+  /** Lets calls in flight end for up to `drainMs` (new requests refused), then closes. */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -66,8 +67,8 @@ export async function serveOnLoopback(
   return {
     origin,
     http,
-    async close() {
-      await built.close();
+    async close(options = {}) {
+      await built.close(options);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -60,7 +60,8 @@ export interface Brightgrid {
    * pages (`/`, `/signin`, `/signout`).
    */
   fetch(request: Request, client?: { address?: string }): Promise<Response>;
-  close(): Promise<void>;
+  /** Ends the endpoint; `drainMs`: how long calls in flight may take to end on their own first. */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 /** The path of the MCP endpoint. */
@@ -145,6 +146,6 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
       }
       return new Response('Not found', { status: 404 });
     },
-    close: () => endpoint.close(),
+    close: (options) => endpoint.close(options),
   };
 }

@@ -160,6 +160,8 @@ export class Endpoint {
   readonly #mux = new ModernMux();
   readonly #listeners: ListenStreams;
   #started: Promise<{ close(): Promise<void> }> | undefined;
+  /** Set while `close({ drainMs })` waits for the requests in flight: new requests are refused. */
+  #draining = false;
 
   constructor(app: App, options: EndpointOptions = {}) {
     this.#app = app;
@@ -282,6 +284,11 @@ export class Endpoint {
     if (route.kind === 'reject')
       return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
     if (route.kind === 'legacy') {
+      // While the server drains before it stops, answers and notifications still reach the 2025
+      // calls in flight; new sessions and calls go elsewhere (2026-07-28 requests, short and
+      // stateless, are served as usual).
+      if (this.#draining && carriesRequest(read.body))
+        return respond.json(503, rpcError(id, HTTP_REFUSED, DRAINING));
       const body = { parsed: read.body, bytes: read.bytes };
       return this.#legacy.handle(exchange, respond, body, authInfo, mayForward);
     }
@@ -339,7 +346,20 @@ export class Endpoint {
     return response;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the endpoint: its 2025 sessions (calls still running get an error saying the server
+   * stopped), listen streams and the fleet's router. With `drainMs`, it first waits up to that long
+   * for the requests in flight (2025 calls waiting on a person among them, requests passed through
+   * the router, 2026-07-28 requests) to end on their own, taking the answers and notifications they
+   * need and refusing new 2025 sessions and calls (503, "send it again"): a rolling restart then
+   * cuts only the calls that outlast the drain.
+   */
+  async close(options: { readonly drainMs?: number } = {}): Promise<void> {
+    const drainMs = options.drainMs ?? 0;
+    this.#draining = drainMs > 0;
+    const busy = () => this.#legacy.inFlight + (this.#app.sessionRouter?.inFlight ?? 0) + this.#mux.size;
+    for (const until = Date.now() + drainMs; busy() > 0 && Date.now() < until; )
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, until - Date.now())));
     const started = this.#started;
     this.#listeners.closeAll();
     await Promise.allSettled([
@@ -419,6 +439,21 @@ export class Endpoint {
     })();
     return this.#started;
   }
+}
+
+/** What a request that reaches a draining server hears. */
+const DRAINING =
+  'This server is stopping: send the request again (another replica, or this server once it restarted, will serve it).';
+
+/** Whether a body (one message or a batch) holds a JSON-RPC request, not only responses and notifications. */
+function carriesRequest(body: unknown): boolean {
+  return (Array.isArray(body) ? body : [body]).some(
+    (message) =>
+      typeof message === 'object' &&
+      message !== null &&
+      typeof (message as { method?: unknown }).method === 'string' &&
+      (message as { id?: unknown }).id !== undefined,
+  );
 }
 
 // The SDK's ladder table: how the protocol's own rejections map to HTTP statuses.

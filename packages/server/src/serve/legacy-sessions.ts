@@ -116,6 +116,13 @@ export class LegacySessions {
     return this.#options.idleMs;
   }
 
+  /** Requests of every session still waiting for their response. */
+  get inFlight(): number {
+    let calls = 0;
+    for (const session of this.#sessions.values()) calls += session.inFlight;
+    return calls;
+  }
+
   /** The sessions held here, as the fleet's router records them. */
   records(): Omit<SessionRecord, 'owner'>[] {
     return [...this.#sessions.values()].filter((session) => session.routed).map((s) => this.#record(s));

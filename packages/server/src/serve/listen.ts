@@ -46,7 +46,17 @@ export interface Listening {
   readonly url: string;
   readonly port: number;
   readonly http: HttpServer;
-  close(): Promise<void>;
+  /**
+   * Stops the server. With `drainMs` it first lets the requests in flight end on their own for up
+   * to that long (2025 calls waiting on a person, requests passed through the fleet's router),
+   * taking their answers and refusing new 2025 sessions and calls with 503 ("send it again"); then it ends what
+   * remains (a 2025 call gets an error saying the server stopped) and closes. A rolling restart
+   * with a drain cuts only the calls that outlast it.
+   *
+   * @example
+   * process.once('SIGTERM', () => void listening.close({ drainMs: 5000 }).then(() => process.exit(0)));
+   */
+  close(options?: { readonly drainMs?: number }): Promise<void>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -105,8 +115,9 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
     url: `${origin}${path}`,
     port,
     http,
-    async close() {
-      await Promise.all([endpoint.close(), app.pages?.close()]);
+    async close(closing = {}) {
+      // The listener stays open while it drains: an answer to a waiting question comes on a new connection.
+      await Promise.all([endpoint.close(closing), app.pages?.close()]);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

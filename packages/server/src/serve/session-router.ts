@@ -30,6 +30,11 @@ export interface SessionRouter {
   ): Promise<Response | 'not-found' | 'gone' | 'unreachable'>;
   /** Stops passing requests, unregisters this replica and lets go of its connections. */
   close(): Promise<void>;
+  /**
+   * Requests in progress through the router: passed from here to another replica, or served here
+   * for another. A stopping server waits for them to end (`close({ drainMs })`) before `close()`.
+   */
+  readonly inFlight?: number;
 }
 
 /** One 2025-era session as the fleet knows it. */

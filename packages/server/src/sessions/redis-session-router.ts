@@ -183,6 +183,11 @@ export class RedisSessionRouter implements SessionRouter {
     });
   }
 
+  /** Requests passed from here and not ended, and requests served here for other replicas. */
+  get inFlight(): number {
+    return this.#outgoing.size + this.#serving.size;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
