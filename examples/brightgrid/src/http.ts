@@ -152,7 +152,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     store,
     ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection, agent } }),
     async close(options = {}) {
-      await served.close(options);
+      await served.close({ ...options, elsewhere: fleet.sessionRouter !== undefined });
       await authServer?.close();
       await fleet.close();
       store.revokeTokens(Object.values(tokens));

@@ -20,8 +20,12 @@ export interface Served {
   /** e.g. `http://127.0.0.1:4100` */
   readonly origin: string;
   readonly http: Server;
-  /** Lets calls in flight end for up to `drainMs` (new requests refused), then closes. */
-  close(options?: { readonly drainMs?: number }): Promise<void>;
+  /**
+   * Lets calls in flight end for up to `drainMs` (new requests refused), then closes. `elsewhere`:
+   * other replicas take new connections and pass on what belongs here (a session router), so this
+   * one stops listening as it starts to drain.
+   */
+  close(options?: { readonly drainMs?: number; readonly elsewhere?: boolean }): Promise<void>;
 }
 
 /**
@@ -68,9 +72,15 @@ export async function serveOnLoopback(
     origin,
     http,
     async close(options = {}) {
+      // With other replicas to take new connections, a draining replica takes none (see `listen()`).
+      const closed = new Promise<void>((resolve) => {
+        if (options.elsewhere && (options.drainMs ?? 0) > 0) http.close(() => resolve());
+        else resolve();
+      });
       await built.close(options);
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (http.listening) await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closed;
     },
   };
 }

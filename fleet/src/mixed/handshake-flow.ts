@@ -84,7 +84,12 @@ export abstract class HandshakeFlow {
       step: `${phase}${last ? ` (last request ${last.request}: ${last.status === 0 ? 'no response' : `HTTP ${last.status}`})` : ''}`,
       replica: last?.replica,
     });
-    const end = (status: EraResult['status'], reason?: string, recovered = false): EraResult => ({
+    const end = (
+      status: EraResult['status'],
+      reason?: string,
+      recovered = false,
+      at: FlowPlace = place(),
+    ): EraResult => ({
       ...(retriedFor !== undefined && { retriedFor, retriedAt }),
       era: '2025',
       id: this.id,
@@ -95,7 +100,7 @@ export abstract class HandshakeFlow {
       recovered,
       flow: this,
       ...(reason !== undefined && { reason }),
-      ...(status !== 'completed' && { at: place() }),
+      ...(status !== 'completed' && { at }),
     });
     /**
      * An earlier attempt sent its last answer and then failed unclearly: its booking may have been
@@ -135,6 +140,7 @@ export abstract class HandshakeFlow {
       let lastAnswerSent = false;
       let session: Awaited<ReturnType<typeof openHandshakeSession>> | undefined;
       let failure: string;
+      let where: FlowPlace | undefined;
       try {
         session = await openHandshakeSession({
           origin: this.#deps.origin,
@@ -143,7 +149,8 @@ export abstract class HandshakeFlow {
           routing: this.#deps.routing,
           tokenUse: this.#deps.tokenUse,
           seen: (exchange) => {
-            last = exchange;
+            // The cancellation the SDK sends when its call times out says nothing about the failure.
+            if (exchange.request !== 'POST notifications/cancelled') last = exchange;
           },
           answer: (request) => {
             phase = `${this.tool} call, answering question ${asked + 1} of ${this.questions}`;
@@ -169,17 +176,18 @@ export abstract class HandshakeFlow {
         return problem ? end('wrong', problem) : end('completed');
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
+        where = place(); // before the DELETE that ends the session
         await session?.end();
       }
       if (wrong !== undefined) return end('wrong', wrong);
-      if (!isRetryable(failure)) return end('failed', failure);
+      if (!isRetryable(failure)) return end('failed', failure, false, where);
       retries++;
       retriedFor ??= failure;
-      retriedAt.push(`${failure.slice(0, 120)}${placeText(place())}`);
+      retriedAt.push(`${failure.slice(0, 120)}${placeText(where)}`);
       // The booking may have been made before the failure: the next attempt looks before it books.
       if (lastAnswerSent) unsettled = true;
       if (retries > MAX_RETRIES && !unsettled)
-        return end('failed', `gave up after ${retries} failures; last: ${failure}`);
+        return end('failed', `gave up after ${retries} failures; last: ${failure}`, false, where);
       if (!unsettled) await backOff();
     }
   }

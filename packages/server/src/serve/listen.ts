@@ -50,8 +50,9 @@ export interface Listening {
    * Stops the server. With `drainMs` it first lets the requests in flight end on their own for up
    * to that long (2025 calls waiting on a person, requests passed through the fleet's router),
    * taking their answers and refusing new 2025 sessions and calls with 503 ("send it again"); then it ends what
-   * remains (a 2025 call gets an error saying the server stopped) and closes. A rolling restart
-   * with a drain cuts only the calls that outlast it.
+   * remains (a 2025 call gets an error saying the server stopped) and closes. With a session router
+   * (a fleet) it takes no new connections while it drains: the other replicas take them and pass
+   * on what belongs here. A rolling restart with a drain cuts only the calls that outlast it.
    *
    * @example
    * process.once('SIGTERM', () => void listening.close({ drainMs: 5000 }).then(() => process.exit(0)));
@@ -116,10 +117,17 @@ export async function listen(app: App, options: ListenOptions = {}): Promise<Lis
     port,
     http,
     async close(closing = {}) {
-      // The listener stays open while it drains: an answer to a waiting question comes on a new connection.
+      // An answer to a waiting question comes on a new connection. In a fleet with a session router
+      // the other replicas take it and pass it here, so a draining replica takes no new connections
+      // and the balancer sends new work elsewhere; a lone server keeps listening while it drains.
+      const closed = new Promise<void>((resolve) => {
+        if (app.sessionRouter && (closing.drainMs ?? 0) > 0) http.close(() => resolve());
+        else resolve();
+      });
       await Promise.all([endpoint.close(closing), app.pages?.close()]);
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (http.listening) await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closed;
     },
   };
 }
