@@ -33,6 +33,12 @@ export interface RenderOptions {
   /** Who asks and during which call; shown in the title and the line under it. */
   readonly context?: AskerContext;
   /**
+   * The form's heading, in place of which server asks (`Brightgrid asks`): for a host whose own
+   * heading already names the server, as a question page's does. The line under it is left out
+   * when it would say the same.
+   */
+  readonly title?: string;
+  /**
    * Names of fields that take a secret (a password, an API key). They are typed into
    * `<input type="password" autocomplete="off" spellcheck="false">` with a Show / Hide button, and
    * the review step says `hidden (n characters)`, never the value. Names not in the form are ignored.
@@ -119,6 +125,7 @@ export function renderElicitation(
   );
   const labelId = `${prefix}title`;
   const descriptionId = `${prefix}message`;
+  const title = options.title ?? askerHeading(options.context);
   const line = callLine(options.context);
 
   const reviewHeading = el('h3', { tabindex: '-1' }, 'Check your answers');
@@ -154,8 +161,8 @@ export function renderElicitation(
   const form = el(
     'form',
     { class: 'parley-elicitation', novalidate: true, 'aria-labelledby': labelId },
-    el('h2', { id: labelId, class: 'parley-title' }, askerHeading(options.context)),
-    line === '' ? null : el('p', { class: 'parley-call' }, line),
+    el('h2', { id: labelId, class: 'parley-title' }, title),
+    line === '' || line === title ? null : el('p', { class: 'parley-call' }, line),
     el('p', { id: descriptionId, class: 'parley-message' }, request.message),
     fieldsStep,
     reviewStep,

@@ -172,8 +172,11 @@ describe('the question page', () => {
   it('shows who asks, during which call, the message, until when the link works, and every field kind', async () => {
     await openPage();
     expect(await main().getByRole('heading', { level: 1 }).textContent()).toBe('Brightgrid asks a question');
-    expect(await main().getByRole('heading', { level: 2 }).textContent()).toBe('Brightgrid asks');
-    expect(await main().locator('.parley-call').textContent()).toBe('During the tool call “book_return”');
+    // The page's heading names the server; the form's heading names the call, said once.
+    expect(await main().getByRole('heading', { level: 2 }).textContent()).toBe(
+      'During the tool call “book_return”',
+    );
+    expect(await main().locator('.parley-call').count()).toBe(0);
     expect(await main().locator('.parley-message').textContent()).toBe('Tell us about your return.');
     expect(await main().locator('.parley-page-expiry').textContent()).toMatch(
       /^This link works until \d{1,2}:\d{2} [AP]M\.$/,
@@ -396,7 +399,9 @@ describe('the question page', () => {
       `<b>Evil</b> ${hostile} asks a question`,
     );
     expect(await main().locator('.parley-message').textContent()).toBe(`Hello ${hostile}`);
-    expect(await main().locator('.parley-call').textContent()).toBe(`While getting the prompt “${hostile}”`);
+    expect(await main().getByRole('heading', { level: 2 }).textContent()).toBe(
+      `While getting the prompt “${hostile}”`,
+    );
     await page.getByRole('button', { name: 'Decline' }).click();
     await main().getByRole('heading', { name: 'Declined' }).waitFor();
     expect(await main().locator('.parley-page-done p').textContent()).toBe(`Done ${hostile}`);

@@ -1,4 +1,5 @@
 import type { FieldError } from '@parley/core/form';
+import { callLine } from '../context-text.js';
 import { el } from '../dom.js';
 import {
   NETWORK_FAILURE,
@@ -89,6 +90,8 @@ export function mountQuestionPage(
     { message: data.message, requestedSchema: data.requestedSchema },
     {
       context: { server: data.server, call: data.call },
+      // The page's own heading already says which server asks.
+      title: callLine({ call: data.call }) || 'The question',
       secretFields: data.secretFields,
       escapeCancels: false,
       onAnswer: (answer) => void send(answer),
