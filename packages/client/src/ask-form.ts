@@ -1,8 +1,8 @@
 import { applyDefaults, parseContent, receiveRequestedSchema } from '@parley/core/form';
+import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
-import { checkLimit } from './limits.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
 import type { ElicitResult, FormRequest } from './types.js';
 

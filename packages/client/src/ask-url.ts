@@ -1,8 +1,8 @@
 import { inspectUrl, type UrlInspection } from '@parley/core/url';
+import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
-import { checkLimit } from './limits.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
 import type { Position } from './question-queue.js';
 import type { ElicitResult, UrlConsent, UrlRequest } from './types.js';

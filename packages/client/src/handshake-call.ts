@@ -2,10 +2,10 @@ import { UrlElicitationRequiredError } from '@modelcontextprotocol/client';
 import { askUrl } from './ask-url.js';
 import { callDelay } from './call-delay.js';
 import type { CallState } from './call-state.js';
+import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import type { AnswerSummary } from './events.js';
-import { checkLimit } from './limits.js';
 import { sendLeg } from './send-leg.js';
 
 /** Requests of a call that may meet the same URL-required error before the client gives up. */

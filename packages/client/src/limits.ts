@@ -1,7 +1,3 @@
-import type { CallState } from './call-state.js';
-import type { Connection } from './connection.js';
-import { describeCall, ParleyError } from './errors.js';
-
 /**
  * How much one server may put in front of the person or hand to the host. A server past a limit
  * ends the call with a `too-large` error that names the limit; nothing of it is shown.
@@ -24,20 +20,3 @@ export const DEFAULT_LIMITS: ClientLimits = {
   messageLength: 10_000,
   resultBytes: 16 * 1024 * 1024,
 };
-
-/** Fails the call when `count` is past `limits[name]`. */
-export function checkLimit(
-  connection: Connection,
-  call: CallState,
-  name: keyof ClientLimits,
-  count: number,
-  what: string,
-): void {
-  const limit = connection.settings.limits[name];
-  if (count <= limit) return;
-  throw new ParleyError(
-    'too-large',
-    `${connection.server.name} sent ${what} during ${describeCall(call.info)}: ${count} where the limit is ${limit}; nothing of it was shown. If this server is trusted to send that much, raise limits.${name} in connect()`,
-    { server: connection.server.name, call: call.info },
-  );
-}

@@ -2,9 +2,9 @@ import { isRecord } from '@parley/core';
 import { answerInputRequest, type InputAnswer, isInputRequestMethod } from './ask-input-request.js';
 import { callDelay } from './call-delay.js';
 import type { CallState } from './call-state.js';
+import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
-import { checkLimit } from './limits.js';
 import { sendLeg } from './send-leg.js';
 
 /** Pause before retrying an `input_required` that carried only `requestState` (no questions). */

@@ -1,7 +1,7 @@
 import type { CallState } from './call-state.js';
+import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
-import { checkLimit } from './limits.js';
 import { sendRequest } from './tool-call-request.js';
 import { translateError } from './translate-error.js';
 
