@@ -1,3 +1,5 @@
+import { isRecord } from './form/json.js';
+
 /** Which elicitation modes a client declared. */
 export interface ElicitationModes {
   /** The client renders form-mode questions. */
@@ -5,9 +7,6 @@ export interface ElicitationModes {
   /** The client opens URL-mode requests (with consent). */
   readonly url: boolean;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads the elicitation modes from a client's declared capabilities (from `initialize` on the
@@ -24,9 +23,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  * elicitationModes({ elicitation: { form: {}, url: {} } }, '2025-06-18'); // { form: true, url: false }
  */
 export function elicitationModes(clientCapabilities: unknown, protocolVersion?: string): ElicitationModes {
-  if (!isObject(clientCapabilities)) return { form: false, url: false };
+  if (!isRecord(clientCapabilities)) return { form: false, url: false };
   const elicitation = clientCapabilities.elicitation;
-  if (!isObject(elicitation)) return { form: false, url: false };
+  if (!isRecord(elicitation)) return { form: false, url: false };
   const hasForm = 'form' in elicitation;
   const hasUrl = 'url' in elicitation;
   return { form: hasForm || (!hasForm && !hasUrl), url: hasUrl && protocolVersion !== '2025-06-18' };

@@ -1,11 +1,11 @@
 import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { App, type ServerOptions } from './app.js';
 import type { FlowPage } from './flows/flow-kit.js';
+import type { Middleware } from './middleware.js';
 import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';
 import type { ToolConfig, ToolHandler } from './registry/tools.js';
-import type { Middleware } from './run/middleware.js';
 import { createEndpoint, type Endpoint, type EndpointOptions } from './serve/http-endpoint.js';
 import { type Listening, type ListenOptions, listen } from './serve/listen.js';
 import { startPageListener } from './serve/page-listener.js';

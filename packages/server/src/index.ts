@@ -3,11 +3,7 @@ export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { CacheableMethod, CacheHints, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError } from './ask/guardrails.js';
 export { input } from './ask/input.js';
-export {
-  type InputRequired,
-  inputRequired,
-  type RoundAnswers,
-} from './context/guard.js';
+export type * from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
   AuthorError,
@@ -29,7 +25,19 @@ export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flo
 export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore } from './flows/flow-types.js';
 export { MemoryFlowStore } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
+export {
+  type InputRequired,
+  inputRequired,
+  type RoundAnswers,
+} from './input-required.js';
 export { type Logger, stderrLogger } from './log.js';
+export type {
+  AnswerAction,
+  Middleware,
+  MiddlewareMethod,
+  RequestContext,
+  RoundOutcome,
+} from './middleware.js';
 export { MemoryOnceStore } from './once/memory-once-store.js';
 export {
   OnceBusyError,
@@ -53,19 +61,12 @@ export {
   toolError,
   toolResult,
 } from './results/results.js';
-export type {
-  AnswerAction,
-  Middleware,
-  MiddlewareMethod,
-  RequestContext,
-  RoundOutcome,
-} from './run/middleware.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { SlowReaderLimits } from './serve/http-exchange.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { RequestTarget } from './serve/request-target.js';
-export type { SessionHost, SessionRecord, SessionRouter } from './serve/session-router.js';
 export type { StdioOptions } from './serve/stdio.js';
+export type { SessionHost, SessionRecord, SessionRouter } from './session-router.js';
 export { StateTooLargeError } from './state/state-codec.js';
 export type { TaskSettings } from './tasks/task-store.js';
 export type * from './types.js';

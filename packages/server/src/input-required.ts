@@ -1,6 +1,5 @@
-import type { AskItem, ItemResult } from '../ask/ask-item.js';
-import type { Json } from '../state/round-state.js';
-import type { BatchItem, BatchResult } from '../types.js';
+import type { BatchItem, BatchResult } from './ask-types.js';
+import type { Json } from './state/round-state.js';
 
 const GUARD_ASK: unique symbol = Symbol.for('parley.inputRequired');
 
@@ -57,17 +56,6 @@ export function isInputRequired(value: unknown): value is InputRequired {
     typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GUARD_ASK] === true
   );
 }
-
-/** What the era knows of the guard round: the answers to what the last round asked, and the author's data. */
-export interface GuardRound {
-  /** The author's data from the last round, `undefined` on a first round. */
-  readonly data: Json | undefined;
-  /** This round's results for `items` (asked together under `fingerprint`), by key. */
-  answers(items: readonly AskItem[], fingerprint: number): Promise<Record<string, ItemResult>>;
-}
-
-/** A first round, or a call that never returned `inputRequired`: no answers, no data. */
-export const NO_GUARD_ROUND: GuardRound = { data: undefined, answers: async () => ({}) };
 
 /** Author data round-trips through JSON now, so the first round sees what later rounds will. */
 function copyJson(value: Json): Json {

@@ -1,6 +1,6 @@
 import { isInputRequiredResult, type Result, type ServerContext } from '@modelcontextprotocol/server';
-import { AuthorError } from '../errors.js';
-import type { Principal } from '../types.js';
+import { AuthorError } from './errors.js';
+import type { Principal } from './types.js';
 
 /** The requests middleware runs around: the calls of every surface and their list requests. */
 export type MiddlewareMethod =

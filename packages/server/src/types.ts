@@ -10,91 +10,18 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Answer, QuestionInput } from '@parley/core/form';
-import type { InputRequired, RoundAnswers } from './context/guard.js';
+import type { BatchItem, BatchResult, ElicitOutcome, FlowTarget, UrlOutcome } from './ask-types.js';
 import type { InputMode } from './errors.js';
+import type { InputRequired, RoundAnswers } from './input-required.js';
 import type { Json } from './state/round-state.js';
 
 export type { Json };
-
-/** The person's answer to a form question: accepted with a typed value, declined, or cancelled. */
-export type ElicitOutcome<T> =
-  | { readonly action: 'accept'; readonly value: T }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
-
-/** The person's answer to a URL question. `accept` means only "I agreed to open it". */
-export type UrlOutcome =
-  | { readonly action: 'accept' }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
-
-/** Which flow page to send the person to, and what that page may need (no secrets). */
-export interface FlowTarget {
-  readonly flow: string;
-  readonly data?: Json;
-}
 
 /** The verified user behind a request (from the request's auth info; never from what the client claims). */
 export interface Principal {
   readonly id: string;
   readonly authInfo?: AuthInfo;
 }
-
-/** One entry of a `ctx.elicitAll` batch, built with `input.*`, or a `[message, question]` pair for a form. */
-export type BatchItem =
-  | readonly [message: string, question: QuestionInput]
-  | FormInput<QuestionInput>
-  | UrlInput
-  | SamplingInput
-  | RootsInput;
-
-/** A form question in a `ctx.elicitAll` batch, built with `input.form(message, question)`. */
-export interface FormInput<Q extends QuestionInput> {
-  readonly kind: 'form';
-  readonly message: string;
-  readonly question: Q;
-  /**
-   * The message only mentions a secret, it does not ask for one: Parley then sends it even where its
-   * guardrail reads the message as asking for a secret (`SecretInFormError`). The form's fields are
-   * still checked. A form question only; to ask for a secret itself use `ask.secret()`.
-   *
-   * @example
-   * await ctx.elicitAll({
-   *   rotate: input.form('Your API key, the one ending in 1234, will be rotated. Go ahead?', ask.boolean(), {
-   *     mentionsSecret: true,
-   *   }),
-   * });
-   */
-  readonly mentionsSecret?: boolean;
-}
-/** A URL-mode question in a `ctx.elicitAll` batch, built with `input.url(message, url)`. */
-export interface UrlInput {
-  readonly kind: 'url';
-  readonly message: string;
-  readonly url: string;
-}
-/** A sampling request (`sampling/createMessage`) in a `ctx.elicitAll` batch, built with `input.sampling(params)`. */
-export interface SamplingInput {
-  readonly kind: 'sampling';
-  readonly params: CreateMessageRequestParams;
-}
-/** A request for the client's roots (`roots/list`) in a `ctx.elicitAll` batch, built with `input.roots()`. */
-export interface RootsInput {
-  readonly kind: 'roots';
-}
-
-/** What each batch entry resolves to. */
-export type BatchResult<I> = I extends readonly [string, infer Q extends QuestionInput]
-  ? ElicitOutcome<Answer<Q>>
-  : I extends FormInput<infer Q>
-    ? ElicitOutcome<Answer<Q>>
-    : I extends UrlInput
-      ? UrlOutcome
-      : I extends SamplingInput
-        ? CreateMessageResult
-        : I extends RootsInput
-          ? Root[]
-          : never;
 
 /** Options for one `ctx.elicit` question. */
 export interface ElicitOptions {

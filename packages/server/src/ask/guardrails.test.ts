@@ -1,8 +1,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
-import { type ContextFacts, createContext } from '../context/parley-context.js';
-import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
+import { type ContextFacts, createContext, SUSPEND } from '../context/parley-context.js';
+import { ReplayEngine } from '../eras/replay-engine.js';
 import { NO_TASKS } from '../eras/task-start.js';
 import { AuthorError, SecretInFormError } from '../errors.js';
 import { firstRoundState } from '../state/round-state.js';

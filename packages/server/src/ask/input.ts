@@ -1,6 +1,6 @@
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import type { QuestionInput } from '@parley/core/form';
-import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../types.js';
+import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../ask-types.js';
 
 /**
  * Builders for `ctx.elicitAll` entries of every kind.

@@ -2,12 +2,12 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
 import { CallSecrets } from '../ask/call-secrets.js';
-import { ReplayEngine, SUSPEND } from '../eras/replay-engine.js';
+import { ReplayEngine } from '../eras/replay-engine.js';
 import { NO_TASKS } from '../eras/task-start.js';
 import { ElicitationUnavailable, SecretInFormError, ToolError } from '../errors.js';
 import { FlowKit } from '../flows/flow-kit.js';
 import { firstRoundState } from '../state/round-state.js';
-import { type ContextFacts, createContext } from './parley-context.js';
+import { type ContextFacts, createContext, SUSPEND } from './parley-context.js';
 import { NotificationSequence } from './side-channels.js';
 
 const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;

@@ -4,28 +4,22 @@ import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/a
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
-import { SUSPEND } from '../eras/replay-engine.js';
+import type { BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
-import type {
-  BatchItem,
-  ConfirmOptions,
-  ConfirmOutcome,
-  ElicitOptions,
-  ElicitOutcome,
-  FlowTarget,
-  ParleyContext,
-  Principal,
-} from '../types.js';
-import { type GuardRound, NO_GUARD_ROUND } from './guard.js';
+import type { ConfirmOptions, ConfirmOutcome, ElicitOptions, ParleyContext, Principal } from '../types.js';
+import { type GuardRound, NO_GUARD_ROUND } from './guard-round.js';
 import { type PageCallFacts, pageItem, replayedRoute, routeFacts } from './page-questions.js';
 import { NotificationSequence, sendLog, sendProgress } from './side-channels.js';
 
 const AUTO: RouteWish = { via: 'auto', proof: false };
 const INBAND: FormRoute = { kind: 'inband' };
 const NOT_A_CONFIRMATION = { confirm: false, proof: false } as const;
+
+/** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
+export const SUSPEND: unique symbol = Symbol('parley.suspend');
 
 /** Where ask points go: the replay engine (2026-07-28) or the push engine (2025 eras). */
 export interface AskEngine {

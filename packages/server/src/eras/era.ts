@@ -1,7 +1,7 @@
 import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
+import type { RoundObserver } from '../middleware.js';
 import type { TaskMode } from '../registry/tools.js';
-import type { RoundObserver } from '../run/middleware.js';
 import type { StateBinding } from '../state/binding.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { ParleyContext, Principal } from '../types.js';

@@ -1,7 +1,7 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
 import { type AskItem, askPoint, type ItemResult } from '../ask/ask-item.js';
 import { kindOf, questionMessage } from '../ask/kind-table.js';
-import type { GuardRound } from '../context/guard.js';
+import type { GuardRound } from '../context/guard-round.js';
 import { RoundLimitError } from '../errors.js';
 import type { Json, RoundState } from '../state/round-state.js';
 import { lookOnce, MalformedResponseError, type Suspension } from './replay-engine.js';

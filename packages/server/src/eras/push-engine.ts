@@ -13,8 +13,8 @@ import { kindOf } from '../ask/kind-table.js';
 import type { FlowRef, QuestionKind } from '../ask/question-kind.js';
 import { CallCancelledError, QuestionTimeoutError, RoundLimitError } from '../errors.js';
 import type { FlowCheck } from '../flows/flow-kit.js';
+import type { RoundObserver } from '../middleware.js';
 import { runOnce } from '../once/once-store.js';
-import type { RoundObserver } from '../run/middleware.js';
 import type { Json, RoundState } from '../state/round-state.js';
 import { Journal } from './journal.js';
 import { PARK } from './parked.js';
@@ -44,7 +44,7 @@ function isClientRefusal(error: unknown, signal: AbortSignal): boolean {
   return error instanceof ProtocolError;
 }
 
-import { type WaitingCall, waitingCallOf } from './waiting-progress.js';
+import { type WaitingCall, waitingCallOf } from '../context/waiting-progress.js';
 
 /** What the engine needs of the call it serves. */
 export interface PushCall {

@@ -6,7 +6,8 @@ import { firstRoundState, type RoundState } from '../state/round-state.js';
 
 const EMPTY_STATE = firstRoundState();
 
-import { MalformedResponseError, ReplayEngine, SUSPEND } from './replay-engine.js';
+import { SUSPEND } from '../context/parley-context.js';
+import { MalformedResponseError, ReplayEngine } from './replay-engine.js';
 
 const limits = { maxRounds: 20, maxTries: 3 };
 const form = (key: string, message: string, question: Parameters<typeof prepareQuestion>[0]): AskItem => ({

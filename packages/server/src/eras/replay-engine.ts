@@ -3,13 +3,11 @@ import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { kindOf, questionMessage } from '../ask/kind-table.js';
 import type { FlowWatch } from '../ask/question-kind.js';
+import { SUSPEND } from '../context/parley-context.js';
 import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json, PendingAsk, RoundState } from '../state/round-state.js';
 import { Journal } from './journal.js';
-
-/** Thrown out of an ask point to end the round; never a failure. Handlers should let it pass. */
-export const SUSPEND: unique symbol = Symbol('parley.suspend');
 
 /** The client sent answers that are not answers: answered as JSON-RPC -32602, the handler stops. */
 export class MalformedResponseError extends Error {

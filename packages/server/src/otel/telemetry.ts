@@ -12,7 +12,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { Middleware, RequestContext } from '../run/middleware.js';
+import type { Middleware, RequestContext } from '../middleware.js';
 
 /** Options of {@link telemetry}. */
 export interface TelemetryOptions {

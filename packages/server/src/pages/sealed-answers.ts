@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { KeyRing } from '@parley/core/seal';
 
 const encoder = new TextEncoder();
@@ -32,9 +33,7 @@ export async function openAnswer(
   if (!opened.ok) return undefined;
   try {
     const content = JSON.parse(decoder.decode(opened.plaintext)) as unknown;
-    return typeof content === 'object' && content !== null && !Array.isArray(content)
-      ? (content as Record<string, unknown>)
-      : undefined;
+    return isRecord(content) ? content : undefined;
   } catch {
     return undefined;
   }

@@ -1,11 +1,9 @@
 import { type CompleteResult, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isRecord } from '@parley/core';
 import type { App } from '../app.js';
 import type { Completers } from '../types.js';
 
 const MAX_VALUES = 100;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Answers `completion/complete` for a prompt argument (`ref/prompt`) or a resource-template variable

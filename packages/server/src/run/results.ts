@@ -1,5 +1,5 @@
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import type { InputRequired } from '../context/guard.js';
+import type { InputRequired } from '../input-required.js';
 import type { PromptReturn, ResourceReturn, ToolReturn } from '../types.js';
 
 export function toCallToolResult(value: Exclude<ToolReturn, InputRequired>): CallToolResult {

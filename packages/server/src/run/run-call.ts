@@ -3,8 +3,8 @@ import type { App } from '../app.js';
 import type { CreateTaskResult, EraCall, EraModule } from '../eras/era.js';
 import { handshakeEra } from '../eras/handshake.js';
 import { modernEra } from '../eras/modern.js';
-import { callerKey } from '../serve/caller-key.js';
 import type { Principal } from '../types.js';
+import { callerKey } from './caller-key.js';
 
 export type { CallSpec } from '../eras/era.js';
 

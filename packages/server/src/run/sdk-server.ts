@@ -8,13 +8,13 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import { isInputRequired } from '../context/guard.js';
 import { isCreateTaskResult } from '../eras/era.js';
 import { isParkedOutcome } from '../eras/parked.js';
 import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
+import { isInputRequired } from '../input-required.js';
+import { type MiddlewareMethod, type RequestStart, runChain } from '../middleware.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
-import { type MiddlewareMethod, type RequestStart, runChain } from './middleware.js';
 import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
 import { followChanges } from './session-changes.js';
 import { SURFACES } from './surfaces.js';

@@ -12,9 +12,9 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
+import { callerKey } from '../run/caller-key.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
-import { callerKey } from './caller-key.js';
 import {
   type HttpExchange,
   type HttpResponder,

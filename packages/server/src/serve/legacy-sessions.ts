@@ -1,9 +1,9 @@
 import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
-import { callerKey } from './caller-key.js';
+import { callerKey } from '../run/caller-key.js';
+import type { SessionRecord, SessionRouter } from '../session-router.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
-import type { SessionRecord, SessionRouter } from './session-router.js';
 import { SessionTransport } from './session-transport.js';
 
 /** How often open streams get a keep-alive comment (proxies end streams that stay silent). */

@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { App } from '../app.js';
 
 /**
@@ -16,9 +17,6 @@ const TASK_METHODS: ReadonlySet<string> = new Set([
   'tasks/cancel',
   'tasks/result',
 ]);
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * What a request acts on from its own text alone: names and URIs as given, no registry. Used where

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { requireRedisClient } from '../require-redis-client.js';
 import { requestIdsOf } from '../serve/request-ids.js';
 import { SESSION_NOT_FOUND } from '../serve/rpc-error.js';
-import type { SessionHost, SessionRecord, SessionRouter } from '../serve/session-router.js';
+import type { SessionHost, SessionRecord, SessionRouter } from '../session-router.js';
 import {
   type ForwardMessage,
   fromBase64,

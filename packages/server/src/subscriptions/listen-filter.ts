@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { Change } from './change-hub.js';
 
 /** What a `subscriptions/listen` request opts in to (SEP-2575 `SubscriptionFilter`). */
@@ -14,9 +15,6 @@ export interface Notifiable {
   readonly prompts: boolean;
   readonly resources: boolean;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** How large a filter may be: it is held for as long as its stream is open. */
 export interface FilterLimits {

@@ -1,3 +1,4 @@
+import { isRecord } from '@parley/core';
 import type { TaskStore } from './task-store.js';
 
 /** The extension identifier of tasks (SEP-2663). */
@@ -18,9 +19,6 @@ const SERVED = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 export function isTaskMethod(method: string): boolean {
   return SERVED.has(method) || REMOVED.has(method);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether these client capabilities declare the tasks extension. */
 export function declaresTasks(clientCapabilities: unknown): boolean {

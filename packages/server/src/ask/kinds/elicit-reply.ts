@@ -1,4 +1,4 @@
-import type { ElicitOutcome } from '../../types.js';
+import type { ElicitOutcome } from '../../ask-types.js';
 import type { CheckedReply } from '../question-kind.js';
 
 /** Decline and cancel in the journal: `'d'` and `'c'`; `undefined` for an accepted answer. */

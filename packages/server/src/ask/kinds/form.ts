@@ -10,10 +10,10 @@ import {
   schemaForProtocolVersion,
   sensitiveFields,
 } from '@parley/core/form';
+import type { ElicitOutcome } from '../../ask-types.js';
 import { AuthorError, SecretInFormError, ToolError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
-import type { ElicitOutcome } from '../../types.js';
 import { refuseSecretInMessage, requireMessage, warnIfEmptyForm } from '../guardrails.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
@@ -242,11 +242,7 @@ function namesOf(question: PreparedQuestion<unknown>): readonly string[] {
 /** A form's answer as values in property order, when it is exactly the form's fields (zod may reshape it). */
 function packForm(question: PreparedQuestion<unknown>, value: unknown): Json {
   const names = namesOf(question);
-  const plain =
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.keys(value).every((key) => names.includes(key));
+  const plain = isRecord(value) && Object.keys(value).every((key) => names.includes(key));
   if (!plain) return { v: value as Json }; // zod reshaped the answer: keep it whole
   const record = value as Record<string, Json>;
   return names.map((name) => record[name] ?? null);

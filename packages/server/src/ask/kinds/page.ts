@@ -1,9 +1,9 @@
 import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
 import { PARLEY_KEY_META } from '@parley/core';
 import type { PreparedQuestion } from '@parley/core/form';
+import type { ElicitOutcome, UrlOutcome } from '../../ask-types.js';
 import type { QuestionPages } from '../../pages/question-pages.js';
 import type { Json } from '../../state/round-state.js';
-import type { ElicitOutcome, UrlOutcome } from '../../types.js';
 import type { CallSecrets } from '../call-secrets.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';

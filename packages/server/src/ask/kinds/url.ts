@@ -1,8 +1,8 @@
 import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
 import { PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
+import type { ElicitOutcome, UrlOutcome } from '../../ask-types.js';
 import type { Json } from '../../state/round-state.js';
-import type { ElicitOutcome, UrlOutcome } from '../../types.js';
 import { requireMessage, requireSafeUrl } from '../guardrails.js';
 import type { FlowRef, QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
