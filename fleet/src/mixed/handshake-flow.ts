@@ -31,8 +31,13 @@ const MAX_RETRIES = 8;
  * stream cut by a replica that died or stopped is not resumed, so the SDK client would wait.
  */
 const CALL_TIMEOUT_MS = 10_000;
-/** After an unclear failure, how long a booking that was on its way may take to be written. */
-const SETTLE_MS = 1_500;
+/**
+ * After an unclear failure, how long a booking that was on its way may take to be written: a first
+ * look after the first wait, and a second after the second before the flow books again. On a
+ * loaded machine a handler that got the last answer just before its session was cut wrote its
+ * booking more than 1.5 s later (a run booked a flow twice with one look).
+ */
+const SETTLE_MS = [1_500, 5_000] as const;
 
 /** One attempt's questions: the answer to send, or what was wrong with the question. */
 type Answered = { readonly result: ElicitResult } | { readonly wrong: string };
@@ -108,13 +113,14 @@ export abstract class HandshakeFlow {
      * attempts (or checks) fail in between.
      */
     let unsettled = false;
+    let emptyLooks = 0;
     const backOff = () =>
       new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** Math.min(retries, 5))));
     for (;;) {
       if (unsettled) {
         phase = 'list_bookings check after the last answer';
         last = undefined;
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS[emptyLooks]));
         const found = await this.#deps.listBookings(this.user).then(
           (bookings) => this.bookingsIn(bookings),
           (error: unknown) => `the check failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -131,7 +137,10 @@ export abstract class HandshakeFlow {
           const problem = this.checkBooking(found[0]!);
           return problem ? end('wrong', problem) : end('completed', undefined, true);
         }
+        emptyLooks++;
+        if (emptyLooks < SETTLE_MS.length) continue;
         unsettled = false;
+        emptyLooks = 0;
       }
       phase = 'initialize';
       last = undefined;
@@ -185,7 +194,10 @@ export abstract class HandshakeFlow {
       retriedFor ??= failure;
       retriedAt.push(`${failure.slice(0, 120)}${placeText(where)}`);
       // The booking may have been made before the failure: the next attempt looks before it books.
-      if (lastAnswerSent) unsettled = true;
+      if (lastAnswerSent) {
+        unsettled = true;
+        emptyLooks = 0;
+      }
       if (retries > MAX_RETRIES && !unsettled)
         return end('failed', `gave up after ${retries} failures; last: ${failure}`, false, where);
       if (!unsettled) await backOff();

@@ -99,8 +99,8 @@ export class Replica {
     const tokens: Record<string, string> = {};
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`${this.name} did not start within 30 s (see ${log}).`)),
-        30_000,
+        () => reject(new Error(`${this.name} did not start within 60 s (see ${log}).`)),
+        60_000,
       );
       createInterface({ input: child.stdout! }).on('line', (line) => {
         appendFileSync(log, `${line}\n`);
