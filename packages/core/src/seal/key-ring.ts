@@ -154,7 +154,8 @@ export class KeyRing {
     const ivStart = 2 + idLength;
     if (idLength === 0 || bytes.length < ivStart + IV_BYTES + TAG_BYTES)
       return { ok: false, reason: 'malformed' };
-    const id = new TextDecoder().decode(bytes.subarray(2, ivStart));
+    // Key ids are ASCII (KEY_ID), so a char per byte reads them; other bytes match no id.
+    const id = String.fromCharCode(...bytes.subarray(2, ivStart));
     const ringKey = this.#byId.get(id);
     if (!ringKey) return { ok: false, reason: 'unknown-key' };
     const iv = bytes.subarray(ivStart, ivStart + IV_BYTES);
