@@ -12,11 +12,11 @@ import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { BenchResults, ClientResults } from './report/results.js';
-import { SERVER_KINDS, type ServerKind } from './servers/kinds.js';
+import { FEATURE_KINDS, SERVER_KINDS, type ServerKind } from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
 import { sourceVersion } from './source-version.js';
 import { measureClient } from './workloads/client-driver.js';
-import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
+import { type FlowShape, measureFlows, type PerServer, shapeKey } from './workloads/flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { measureOneHost } from './workloads/one-host.js';
@@ -54,6 +54,9 @@ class Servers {
   }
 }
 
+/** Where (a) weighs each feature's cost: the one-question flow at concurrency 16, as the goals read (a). */
+const FEATURE_SHAPE: FlowShape = { questions: 1, concurrency: 16 };
+
 /** Questions per flow in (e), so each flow has several rounds for the client to drive. */
 const CLIENT_QUESTIONS = 5;
 
@@ -83,6 +86,14 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       progress('(a)(b) survey flows');
       measured.shapes = flowShapes(config);
       measured.flows = await measureFlows(all, measured.shapes, config, progress);
+    }
+
+    if (has('a')) {
+      progress(`(a) feature costs: parley against ${FEATURE_KINDS.join(', ')}`);
+      const variants = [http.parley];
+      for (const kind of FEATURE_KINDS) variants.push(await servers.start(kind, `${kind} (HTTP)`));
+      const features = await measureFlows(variants, [FEATURE_SHAPE], config, progress);
+      measured.features = features[shapeKey(FEATURE_SHAPE)];
     }
 
     if (has('c')) {

@@ -1,8 +1,34 @@
+import { FEATURE_KINDS, type FeatureKind } from '../servers/kinds.js';
+import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { Release } from '../workloads/memory.js';
 import { pendingFloorKb } from '../workloads/pending-cost.js';
 import type { BenchResults, GoalCheck } from './results.js';
 
 type Measured = Omit<BenchResults, 'goals'>;
+
+/** Issue 25: no feature on the round path may cost more than this share of server CPU per round. */
+export const FEATURE_COST_GOAL_PCT = 3;
+const SDK_GOAL = 2.5;
+const JSON_FLOOR_GOAL_PCT = 60;
+
+const FEATURE_NAMES: Record<FeatureKind, string> = {
+  'parley-use': 'an empty server.use()',
+  'parley-otel': 'telemetry() without an exporter',
+};
+
+/** What one feature costs, from its flows/s and server CPU per round against Parley without it. */
+export function featureCost(
+  features: PerServer<LoadSummary>,
+  kind: FeatureKind,
+): { flowsPct: number; cpuPct: number } | undefined {
+  const base = features.parley;
+  const with_ = features[kind];
+  if (!base || !with_) return undefined;
+  return {
+    flowsPct: 100 * (1 - with_.flowsPerSecond / base.flowsPerSecond),
+    cpuPct: 100 * (with_.cpuPerRoundUs / base.cpuPerRoundUs - 1),
+  };
+}
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const waiting = (release: Release) =>
@@ -29,19 +55,37 @@ export function checkGoals(results: Measured): GoalCheck[] {
   const sdk = c16?.sdk;
   const floor = c16?.floor;
 
-  const vsSdk = 'Parley ≥ 2× the raw SDK flows/s, (a) c16';
+  const vsSdk = `Parley ≥ ${SDK_GOAL}× the raw SDK flows/s, (a) c16`;
+  const sdkTarget = `≥ ${fixed(SDK_GOAL, 2)}×`;
   if (parley && sdk) {
     const ratio = parley.flowsPerSecond / sdk.flowsPerSecond;
+    const ok = ratio >= SDK_GOAL;
     goals.push(
       check(
         vsSdk,
-        '≥ 2.00×',
+        sdkTarget,
         `${fixed(ratio, 2)}×`,
-        ratio >= 2,
-        ratio >= 2 ? undefined : `${fixed((2 / ratio - 1) * 100, 0)}% short`,
+        ok,
+        ok ? undefined : `${fixed((SDK_GOAL / ratio - 1) * 100, 0)}% short`,
       ),
     );
-  } else goals.push(notMeasured(vsSdk, '≥ 2.00×', 'workload (a) not run'));
+  } else goals.push(notMeasured(vsSdk, sdkTarget, 'workload (a) not run'));
+
+  const vsJson = `Parley ≥ ${JSON_FLOOR_GOAL_PCT}% of the JSON floor flows/s, (a) c16`;
+  const jsonFloor = c16?.['json-floor'];
+  if (parley && jsonFloor) {
+    const share = (100 * parley.flowsPerSecond) / jsonFloor.flowsPerSecond;
+    const ok = share >= JSON_FLOOR_GOAL_PCT;
+    goals.push(
+      check(
+        vsJson,
+        `≥ ${JSON_FLOOR_GOAL_PCT}%`,
+        `${fixed(share, 0)}%`,
+        ok,
+        ok ? undefined : `${fixed(JSON_FLOOR_GOAL_PCT / share, 1)}× too slow`,
+      ),
+    );
+  } else goals.push(notMeasured(vsJson, `≥ ${JSON_FLOOR_GOAL_PCT}%`, 'workload (a) not run'));
 
   const vsFloor = 'Parley ≥ 50% of the bare floor flows/s, (a) c16';
   if (parley && floor) {
@@ -56,6 +100,26 @@ export function checkGoals(results: Measured): GoalCheck[] {
       ),
     );
   } else goals.push(notMeasured(vsFloor, '≥ 50%', 'workload (a) not run'));
+
+  for (const kind of FEATURE_KINDS) {
+    const goal = `${FEATURE_NAMES[kind]} costs ≤ ${FEATURE_COST_GOAL_PCT}% CPU per round, (a) c16`;
+    const target = `≤ ${FEATURE_COST_GOAL_PCT}%`;
+    const cost = results.features && featureCost(results.features, kind);
+    if (!cost) {
+      goals.push(notMeasured(goal, target, 'workload (a) not run'));
+      continue;
+    }
+    const ok = cost.cpuPct <= FEATURE_COST_GOAL_PCT;
+    goals.push(
+      check(
+        goal,
+        target,
+        `${fixed(cost.cpuPct)}% CPU per round (flows/s ${fixed(-cost.flowsPct)}%)`,
+        ok,
+        ok ? undefined : `${fixed(cost.cpuPct / FEATURE_COST_GOAL_PCT, 1)}× the bound`,
+      ),
+    );
+  }
 
   const p99 = 'Round p99 no worse than the raw SDK, (a) c16';
   if (parley && sdk) {

@@ -1,13 +1,21 @@
 import { CLIENT_KINDS, type ClientKind } from '../clients/kinds.js';
-import { SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
+import { FEATURE_KINDS, SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
 import { type PendingFloors, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
+import { FEATURE_COST_GOAL_PCT, featureCost } from './goals.js';
 import { markdownTable } from './markdown-table.js';
 import type { BenchResults } from './results.js';
 
-const NAMES: Record<ServerKind, string> = { parley: 'Parley', sdk: 'raw SDK', floor: 'bare floor' };
+const NAMES: Record<ServerKind, string> = {
+  parley: 'Parley',
+  sdk: 'raw SDK',
+  floor: 'bare floor',
+  'json-floor': 'JSON floor',
+  'parley-use': 'Parley + an empty `server.use()`',
+  'parley-otel': 'Parley + `telemetry()`, no exporter',
+};
 const n0 = (value: number) => Math.round(value).toLocaleString('en-US');
 const n1 = (value: number) => value.toFixed(1);
 const n2 = (value: number) => value.toFixed(2);
@@ -41,6 +49,7 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
   const c16 = flows['q1-c16'];
   const sdk = c16?.sdk?.flowsPerSecond;
   const floor = c16?.floor?.flowsPerSecond;
+  const jsonFloor = c16?.['json-floor']?.flowsPerSecond;
   const rows = SERVER_KINDS.filter((kind) => c1?.[kind] || c16?.[kind]).map((kind) => {
     const one = c1?.[kind];
     const many = c16?.[kind];
@@ -52,6 +61,7 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
       many ? `${n2(many.roundP50Ms)} / ${n2(many.roundP99Ms)}` : '—',
       many && sdk ? `${n2(many.flowsPerSecond / sdk)}×` : '—',
       many && floor ? `${n0((100 * many.flowsPerSecond) / floor)}%` : '—',
+      many && jsonFloor ? `${n0((100 * many.flowsPerSecond) / jsonFloor)}%` : '—',
     ];
   });
   return markdownTable(
@@ -62,8 +72,30 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
       'c16 flows/s',
       'c16 round p50 / p99 ms',
       'c16 vs raw SDK',
-      'c16 vs floor',
+      'c16 vs bare floor',
+      'c16 vs JSON floor',
     ],
+    rows,
+  );
+}
+
+function featureTable(features: PerServer<LoadSummary>): string {
+  const pct = (value: number) => `${value >= 0 ? '+' : '−'}${n1(Math.abs(value))}%`;
+  const rows = (['parley', ...FEATURE_KINDS] as const)
+    .filter((kind) => features[kind])
+    .map((kind) => {
+      const run = features[kind]!;
+      const cost = kind === 'parley' ? undefined : featureCost(features, kind);
+      return [
+        kind === 'parley' ? 'Parley, no middleware' : NAMES[kind],
+        n0(run.flowsPerSecond),
+        cost ? pct(-cost.flowsPct) : '—',
+        n0(run.cpuPerRoundUs),
+        cost ? pct(cost.cpuPct) : '—',
+      ];
+    });
+  return markdownTable(
+    ['Server', 'c16 flows/s', 'flows/s vs none', 'server CPU µs/round', 'CPU/round vs none'],
     rows,
   );
 }
@@ -334,6 +366,11 @@ export function renderMarkdown(results: BenchResults): string {
   const sections: string[] = [`Machine: ${machineLine(results)}`, '### Goals', goalsTable(results)];
   if (results.flows) {
     sections.push('### (a) Two-round flow (one question)', throughputTable(results.flows));
+    if (results.features) {
+      sections.push(
+        `#### (a) What a feature on the round path costs\n\nThe same flow at concurrency 16, Parley without and with each feature, interleaved in one set of runs. The goal: each costs at most ${FEATURE_COST_GOAL_PCT}% of server CPU per round.\n\n${featureTable(results.features)}`,
+      );
+    }
     const questions = [1, 5, 20].filter((q) => results.flows?.[`q${q}-c16`]);
     if (questions.length > 1) {
       sections.push(

@@ -75,34 +75,55 @@ const goal = (results: Omit<BenchResults, 'goals'>, start: string) => {
 describe('checkGoals', () => {
   it('lists every goal as not measured, never met, when nothing ran', () => {
     const goals = checkGoals(measured());
-    expect(goals).toHaveLength(14);
+    expect(goals).toHaveLength(17);
     for (const check of goals) expect(check.met).toBeUndefined();
   });
 
-  it('checks throughput and p99 against the SDK and the floor from the same run', () => {
-    const flows = {
-      'q1-c16': { parley: load(1000, 20, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
-    };
+  it('checks throughput and p99 against the SDK and both floors from the same run', () => {
+    const floors = { floor: load(1800, 10, 100), 'json-floor': load(1500, 12, 130) };
+    const flows = { 'q1-c16': { parley: load(1000, 20, 300), sdk: load(400, 25, 900), ...floors } };
     const results = measured({ flows });
-    expect(goal(results, 'Parley ≥ 2× the raw SDK')).toMatchObject({ measured: '2.50×', met: true });
+    expect(goal(results, 'Parley ≥ 2.5× the raw SDK')).toMatchObject({ measured: '2.50×', met: true });
+    expect(goal(results, 'Parley ≥ 60% of the JSON floor')).toMatchObject({ measured: '67%', met: true });
     expect(goal(results, 'Parley ≥ 50% of the bare floor')).toMatchObject({ measured: '56%', met: true });
     expect(goal(results, 'Round p99')).toMatchObject({ met: true });
 
     const slower = measured({
-      flows: {
-        'q1-c16': { parley: load(600, 30, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
-      },
+      flows: { 'q1-c16': { parley: load(600, 30, 300), sdk: load(400, 25, 900), ...floors } },
     });
-    expect(goal(slower, 'Parley ≥ 2× the raw SDK')).toMatchObject({
+    expect(goal(slower, 'Parley ≥ 2.5× the raw SDK')).toMatchObject({
       measured: '1.50×',
       met: false,
-      note: '33% short',
+      note: '67% short',
+    });
+    expect(goal(slower, 'Parley ≥ 60% of the JSON floor')).toMatchObject({
+      measured: '40%',
+      met: false,
+      note: '1.5× too slow',
     });
     expect(goal(slower, 'Parley ≥ 50% of the bare floor')).toMatchObject({
       met: false,
       note: '1.5× too slow',
     });
     expect(goal(slower, 'Round p99')).toMatchObject({ met: false, note: "1.20× the SDK's" });
+  });
+
+  it('checks each feature on the round path against Parley without it, by CPU per round', () => {
+    const features = {
+      parley: load(1000, 20, 300),
+      'parley-use': load(990, 20, 306),
+      'parley-otel': load(900, 22, 330),
+    };
+    const results = measured({ features });
+    expect(goal(results, 'an empty server.use()')).toMatchObject({
+      measured: '2.0% CPU per round (flows/s -1.0%)',
+      met: true,
+    });
+    expect(goal(results, 'telemetry() without an exporter')).toMatchObject({
+      measured: '10.0% CPU per round (flows/s -10.0%)',
+      met: false,
+      note: '3.3× the bound',
+    });
   });
 
   it('checks that replay stays cheap: CPU per round of 20 questions against 1', () => {
@@ -217,14 +238,25 @@ describe('renderMarkdown', () => {
   it('shows the machine, the goals and each workload that ran, escaping table cells', () => {
     const partial = measured({
       flows: {
-        'q1-c16': { parley: load(1000, 20, 300), sdk: load(400, 25, 900), floor: load(1800, 10, 100) },
+        'q1-c16': {
+          parley: load(1000, 20, 300),
+          sdk: load(400, 25, 900),
+          floor: load(1800, 10, 100),
+          'json-floor': load(1500, 12, 130),
+        },
       },
+      features: { parley: load(1000, 20, 300), 'parley-use': load(990, 20, 306) },
       handshake: [{ server: 'sdk', transport: 'http', status: 'cannot', reason: 'no session | no push' }],
     });
     const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
     expect(text).toContain('Test CPU, 2 cores, 24 GB, Node v20.20.2');
-    expect(text).toContain('| Parley ≥ 2× the raw SDK flows/s, (a) c16 | ≥ 2.00× | 2.50× | **met** |');
-    expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% |');
+    expect(text).toContain('| Parley ≥ 2.5× the raw SDK flows/s, (a) c16 | ≥ 2.50× | 2.50× | **met** |');
+    expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% | 67% |');
+    expect(text).toContain('| JSON floor | — | — | 1,500 | 3.00 / 12.00 | 3.75× | 83% | 100% |');
+    expect(text).toContain('| Parley + an empty `server.use()` | 990 | −1.0% | 306 | +2.0% |');
+    expect(text).toContain(
+      '| telemetry() without an exporter costs ≤ 3% CPU per round, (a) c16 | ≤ 3% | — | not measured |',
+    );
     expect(text).toContain('**cannot**: no session \\| no push');
     expect(text).not.toContain('### (c)');
     expect(text).not.toContain('what a pending 2025-era question costs');

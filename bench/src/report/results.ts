@@ -43,6 +43,12 @@ export interface BenchResults {
   /** (a) and (b), keyed by flow shape (`q<questions>-c<concurrency>`). */
   readonly flows?: Record<string, PerServer<LoadSummary>>;
   readonly shapes?: readonly FlowShape[];
+  /**
+   * (a) what one feature on the round path costs: the one-question flow at concurrency 16 against
+   * Parley without it (`parley`) and with it (`parley-use`, `parley-otel`), interleaved in one set
+   * of runs. Absent in results from before it was measured.
+   */
+  readonly features?: PerServer<LoadSummary>;
   /** (c) */
   readonly stateCodec?: readonly CodecTiming[];
   readonly wireState?: PerServer<WireState>;

@@ -19,44 +19,45 @@ const STATE_PADDING = 'x'.repeat(120);
 
 const results = new Map<string, string>();
 
+/** The `result` after `answered` questions of a flow of `count`, built afresh. */
+export function surveyResult(count: number, answered: number): Record<string, unknown> {
+  return answered === count
+    ? {
+        resultType: 'complete',
+        content: [{ type: 'text', text: resultText(Array.from({ length: count }, (_, i) => answerOf(i))) }],
+      }
+    : {
+        resultType: 'input_required',
+        inputRequests: {
+          [keyOf(answered)]: {
+            method: 'elicitation/create',
+            params: { mode: 'form', message: messageOf(answered, count), requestedSchema: ANSWER_SCHEMA },
+          },
+        },
+        requestState: `${STATE_PREFIX}${answered}.${STATE_PADDING}`,
+      };
+}
+
 /** The `result` JSON after `answered` questions of a flow of `count` (computed once, then reused). */
 function resultBytes(count: number, answered: number): string {
   const cacheKey = `${count}:${answered}`;
   let bytes = results.get(cacheKey);
   if (bytes === undefined) {
-    const result =
-      answered === count
-        ? {
-            resultType: 'complete',
-            content: [
-              { type: 'text', text: resultText(Array.from({ length: count }, (_, i) => answerOf(i))) },
-            ],
-          }
-        : {
-            resultType: 'input_required',
-            inputRequests: {
-              [keyOf(answered)]: {
-                method: 'elicitation/create',
-                params: { mode: 'form', message: messageOf(answered, count), requestedSchema: ANSWER_SCHEMA },
-              },
-            },
-            requestState: `${STATE_PREFIX}${answered}.${STATE_PADDING}`,
-          };
-    bytes = JSON.stringify(result);
+    bytes = JSON.stringify(surveyResult(count, answered));
     results.set(cacheKey, bytes);
   }
   return bytes;
 }
 
 /** How many questions a presented floor state says are answered once this retry is counted. */
-function answeredAfter(state: unknown): number | undefined {
+export function answeredAfter(state: unknown): number | undefined {
   if (state === undefined) return 0;
   if (typeof state !== 'string' || !state.startsWith(STATE_PREFIX)) return undefined;
   const asked = Number.parseInt(state.slice(STATE_PREFIX.length), 10);
   return Number.isInteger(asked) ? asked + 1 : undefined;
 }
 
-interface Envelope {
+export interface Envelope {
   id?: unknown;
   params?: { arguments?: unknown; requestState?: unknown };
 }

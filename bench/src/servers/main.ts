@@ -1,7 +1,7 @@
 /**
  * A benchmark server as its own process, so its CPU time and memory are its own:
  *
- *   node bench/dist/servers/main.js <parley|sdk|floor> [http|stdio]
+ *   node bench/dist/servers/main.js <parley|sdk|floor|json-floor|parley-use|parley-otel> [http|stdio]
  *   node bench/dist/servers/main.js sdk-push stdio
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
@@ -11,7 +11,8 @@
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
-import { SERVER_KINDS } from './kinds.js';
+import { listenJsonFloor } from './json-floor.js';
+import { FEATURE_KINDS, SERVER_KINDS } from './kinds.js';
 import { listenParley, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
 import { sdkPushSurveyServer } from './sdk-push.js';
@@ -42,12 +43,21 @@ async function start(): Promise<() => Promise<unknown>> {
   const listening =
     kind === 'parley'
       ? await listenParley(parleyOptions)
-      : kind === 'sdk'
-        ? await listenSdk()
-        : kind === 'floor'
-          ? await listenFloor()
-          : undefined;
-  if (!listening) throw new Error(`Unknown server kind '${kind}'; use one of ${SERVER_KINDS.join(', ')}.`);
+      : kind === 'parley-use'
+        ? await listenParley({ ...parleyOptions, feature: 'use' })
+        : kind === 'parley-otel'
+          ? await listenParley({ ...parleyOptions, feature: 'otel' })
+          : kind === 'sdk'
+            ? await listenSdk()
+            : kind === 'floor'
+              ? await listenFloor()
+              : kind === 'json-floor'
+                ? await listenJsonFloor()
+                : undefined;
+  if (!listening)
+    throw new Error(
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS].join(', ')}.`,
+    );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();
 }

@@ -1,4 +1,5 @@
 import { ask, createServer, type Listening, type ParleyServer } from '@parley/server';
+import { telemetry } from '@parley/server/otel';
 import * as z from 'zod/v4';
 import { keyOf, MAX_QUESTIONS, messageOf, resultText, TOOL } from '../survey.js';
 import { BENCH_KEY_BASE64 } from './bench-key.js';
@@ -9,6 +10,12 @@ export interface ParleyBenchOptions {
   readonly questionTimeoutMs?: number;
   /** How long a dropped 2025-era call waits for its client to reconnect (Parley's `resumeGraceMs`, HTTP only). */
   readonly resumeGraceMs?: number;
+  /**
+   * One feature on the round path, for (a)'s feature costs: `use` adds an empty middleware
+   * (`server.use((_c, next) => next())`), `otel` adds `telemetry()` with no OpenTelemetry SDK or
+   * exporter registered, so its tracer and meter are the API's no-ops.
+   */
+  readonly feature?: 'use' | 'otel';
 }
 
 /** The survey tool written with Parley: one linear loop of `ctx.elicit`, on both eras. */
@@ -20,6 +27,8 @@ export function parleySurveyServer(options: ParleyBenchOptions = {}): ParleyServ
     maxRounds: MAX_QUESTIONS,
     ...(options.questionTimeoutMs !== undefined && { questionTimeoutMs: options.questionTimeoutMs }),
   });
+  if (options.feature === 'use') server.use((_c, next) => next());
+  if (options.feature === 'otel') server.use(telemetry());
   const question = ask.form({ answer: ask.text() });
   server.tool(
     TOOL,

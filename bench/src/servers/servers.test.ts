@@ -3,12 +3,13 @@ import { IdSource, parseReply, runFlow } from '../load/flow.js';
 import { KeepAlivePoster } from '../load/http-post.js';
 import { openingRequest, REQUEST_HEADERS, retryRequest } from '../load/messages.js';
 import { listenFloor } from './floor.js';
+import { listenJsonFloor } from './json-floor.js';
 import type { ServerKind } from './kinds.js';
 import { listenParley } from './parley.js';
 import { listenSdk } from './sdk.js';
 import type { ServerStats } from './side-channel.js';
 
-// The three servers run in this process here (the bench runs each in its own); what matters is
+// The servers run in this process here (the bench runs each in its own); what matters is
 // that they serve the same workload, so the bench compares like with like.
 const running: Partial<Record<ServerKind, { url: string; close(): Promise<void> }>> = {};
 
@@ -16,34 +17,40 @@ beforeAll(async () => {
   running.parley = await listenParley();
   running.sdk = await listenSdk();
   running.floor = await listenFloor();
+  running['json-floor'] = await listenJsonFloor();
+  running['parley-use'] = await listenParley({ feature: 'use' });
+  running['parley-otel'] = await listenParley({ feature: 'otel' });
 });
 
 afterAll(async () => {
   await Promise.all(Object.values(running).map((server) => server.close()));
 });
 
-describe.each(['parley', 'sdk', 'floor'] as const)('the %s server', (kind) => {
-  it('serves whole survey flows of 1, 5 and 20 questions, one question per round', async () => {
-    const poster = new KeepAlivePoster(running[kind]!.url, 2);
-    try {
-      for (const questions of [1, 5, 20]) {
-        const flow = await runFlow(poster, questions, new IdSource());
-        expect(flow.roundNs).toHaveLength(questions + 1);
-        expect(flow.stateChars).toHaveLength(questions);
+describe.each(['parley', 'sdk', 'floor', 'json-floor', 'parley-use', 'parley-otel'] as const)(
+  'the %s server',
+  (kind) => {
+    it('serves whole survey flows of 1, 5 and 20 questions, one question per round', async () => {
+      const poster = new KeepAlivePoster(running[kind]!.url, 2);
+      try {
+        for (const questions of [1, 5, 20]) {
+          const flow = await runFlow(poster, questions, new IdSource());
+          expect(flow.roundNs).toHaveLength(questions + 1);
+          expect(flow.stateChars).toHaveLength(questions);
+        }
+      } finally {
+        poster.close();
       }
-    } finally {
-      poster.close();
-    }
-  });
+    });
 
-  it('answers the stats side channel with its own CPU time and memory', async () => {
-    const response = await fetch(new URL('/stats?gc=1', running[kind]!.url));
-    const stats = (await response.json()) as ServerStats;
-    expect(stats.cpu.user).toBeGreaterThan(0);
-    expect(stats.memory.heapUsed).toBeGreaterThan(0);
-    expect(stats.handlersRunning).toBe(0);
-  });
-});
+    it('answers the stats side channel with its own CPU time and memory', async () => {
+      const response = await fetch(new URL('/stats?gc=1', running[kind]!.url));
+      const stats = (await response.json()) as ServerStats;
+      expect(stats.cpu.user).toBeGreaterThan(0);
+      expect(stats.memory.heapUsed).toBeGreaterThan(0);
+      expect(stats.handlersRunning).toBe(0);
+    });
+  },
+);
 
 describe.each(['parley', 'sdk'] as const)('the %s server', (kind) => {
   it('refuses a tampered requestState (its state protection is really on)', async () => {

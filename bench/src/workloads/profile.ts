@@ -18,6 +18,9 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   parley: ['@parley/server', '@parley/core'],
   sdk: ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
   floor: ['bench'],
+  'json-floor': ['bench'],
+  'parley-use': ['@parley/server', '@parley/core'],
+  'parley-otel': ['@parley/server', '@parley/core', '@opentelemetry/api'],
 };
 
 export interface ServerProfile extends ProfileSummary {

@@ -1,0 +1,62 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { questionCount } from '../survey.js';
+import { answeredAfter, type Envelope, surveyResult } from './floor.js';
+import type { RunningHttp } from './sdk.js';
+import { answerSideChannel } from './side-channel.js';
+
+/**
+ * The JSON floor: plain node:http that parses each request's JSON and builds and serializes each
+ * response, the least any MCP server must do per message. It answers the survey exactly as the
+ * bare floor does (same results, same state scheme), but where the bare floor writes precomputed
+ * result bytes, this one makes the response object and `JSON.stringify`s it on every request.
+ */
+
+function answer(body: string, res: ServerResponse): void {
+  let message: Envelope;
+  try {
+    message = JSON.parse(body) as Envelope;
+  } catch {
+    reply(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return;
+  }
+  const id = message.id ?? null;
+  const count = questionCount(message.params?.arguments);
+  const answered = answeredAfter(message.params?.requestState);
+  if (count === undefined || answered === undefined || answered > count) {
+    reply(res, 400, { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid params' } });
+    return;
+  }
+  reply(res, 200, { jsonrpc: '2.0', id, result: surveyResult(count, answered) });
+}
+
+function reply(res: ServerResponse, status: number, message: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(message));
+}
+
+function route(req: IncomingMessage, res: ServerResponse): void {
+  if (answerSideChannel(req, res)) return;
+  if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => answer(Buffer.concat(chunks).toString(), res));
+}
+
+/** Serves the JSON floor on loopback HTTP. */
+export async function listenJsonFloor(): Promise<RunningHttp> {
+  const http = createServer(route);
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    http,
+    async close() {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
