@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearerAuth } from './auth.js';
+import { apiTokenAuth, bearerAuth } from './auth.js';
 import { openStore, type Store } from './db.js';
 
 let store: Store;
@@ -31,5 +31,26 @@ describe('bearerAuth', () => {
     store.issueToken('alice');
     const request = header === undefined ? new Request('http://127.0.0.1/mcp') : withAuthorization(header);
     expect(await bearerAuth(store)(request)).toBeUndefined();
+  });
+});
+
+describe('apiTokenAuth', () => {
+  it('refuses a token the store does not know (revoked, or never issued) with 401 invalid_token', async () => {
+    const token = store.issueToken('alice');
+    store.revokeTokens([token]);
+    const refused = await apiTokenAuth(store)(withAuthorization(`Bearer ${token}`));
+    expect(refused).toBeInstanceOf(Response);
+    const response = refused as Response;
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_token');
+  });
+
+  it('keeps a known token’s user, and a request with no Authorization anonymous', async () => {
+    const token = store.issueToken('bob');
+    expect(await apiTokenAuth(store)(withAuthorization(`Bearer ${token}`))).toMatchObject({
+      extra: { sub: 'bob' },
+    });
+    expect(await apiTokenAuth(store)(new Request('http://127.0.0.1/mcp'))).toBeUndefined();
   });
 });

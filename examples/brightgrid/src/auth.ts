@@ -20,6 +20,34 @@ export function bearerAuth(store: Store): NonNullable<ListenOptions['authenticat
   };
 }
 
+/**
+ * The endpoint's check when Brightgrid runs without an authorization server: `bearerAuth`, except
+ * that a Bearer token the store does not know (revoked when the replica that printed it stopped,
+ * or never issued) is refused with 401 `invalid_token` (RFC 6750), so the client knows to get a
+ * new one instead of being served as nobody. No Authorization header stays anonymous.
+ */
+export function apiTokenAuth(store: Store): NonNullable<ListenOptions['authenticate']> {
+  const known = bearerAuth(store);
+  return async (request) => {
+    const auth = await known(request);
+    if (auth !== undefined || !/^Bearer\s/i.test(request.headers.get('authorization') ?? '')) return auth;
+    return new Response(
+      JSON.stringify({
+        error: 'invalid_token',
+        error_description:
+          'Brightgrid does not know this token (it was revoked, or never issued): use the one `npm start` printed last.',
+      }),
+      {
+        status: 401,
+        headers: {
+          'content-type': 'application/json',
+          'www-authenticate': 'Bearer error="invalid_token", error_description="unknown or revoked token"',
+        },
+      },
+    );
+  };
+}
+
 /** The scope an access token needs to use Brightgrid. */
 export const STORE_SCOPE = 'store';
 

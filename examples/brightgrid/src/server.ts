@@ -5,7 +5,7 @@ import {
   type ParleyServer,
   type SessionRouter,
 } from '@parley/server';
-import { bearerAuth, oauthAuth } from './auth.js';
+import { apiTokenAuth, oauthAuth } from './auth.js';
 import type { Store } from './db.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -125,7 +125,7 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
           resource: `${origin}${MCP_PATH}`,
           ...(options.identity.introspection && { introspection: options.identity.introspection }),
         });
-  const endpoint = server.endpoint(protection ?? { authenticate: bearerAuth(store) });
+  const endpoint = server.endpoint(protection ?? { authenticate: apiTokenAuth(store) });
   const routes = [
     ...(options.identity === undefined ? [] : [oidcSignInRoutes(options.identity, sessions)]),
     signInRoutes(store, sessions, options.signInThrottle),

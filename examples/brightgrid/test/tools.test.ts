@@ -312,19 +312,30 @@ describe('Brightgrid over HTTP without a token', () => {
     expect(await first.process.stop()).toEqual({ code: 0, signal: null });
     const second = await startBrightgridProcess(dataDir);
     try {
-      const stale = await connect(second.url, {
-        ui: scripted({}),
-        headers: { authorization: `Bearer ${first.tokens.alice}` },
+      // A revoked token is refused (401 invalid_token), not served as nobody.
+      const stale = await fetch(`${second.url}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${first.tokens.alice}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
+      expect(stale.status).toBe(401);
+      expect(stale.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+      await expect(
+        connect(second.url, { ui: scripted({}), headers: { authorization: `Bearer ${first.tokens.alice}` } }),
+      ).rejects.toThrow();
       const fresh = await connect(second.url, {
         ui: scripted({}),
         headers: { authorization: `Bearer ${second.tokens.alice}` },
       });
-      expect(text(await stale.callTool('list_bookings'))).toMatch(/does not know who you are/);
       expect(text(await fresh.callTool('list_bookings'))).toBe(
         'Order #1002: Solar garden light, €24, open\nOrder #1001: Desk lamp, €39, open',
       );
-      await Promise.all([stale.close(), fresh.close()]);
+      await fresh.close();
     } finally {
       await second.process.stop();
     }
