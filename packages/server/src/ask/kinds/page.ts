@@ -1,15 +1,13 @@
-import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
-import { PARLEY_KEY_META } from '@parley/core';
 import type { PreparedQuestion } from '@parley/core/form';
 import type { ElicitOutcome, UrlOutcome } from '../../ask-types.js';
 import type { QuestionPages } from '../../pages/question-pages.js';
 import type { Json } from '../../state/round-state.js';
 import type { CallSecrets } from '../call-secrets.js';
 import type { QuestionKind } from '../question-kind.js';
-import { readElicitReply } from '../responses.js';
-import { decodeRefusal, malformed } from './elicit-reply.js';
+import { decodeRefusal } from './elicit-reply.js';
 import { flowOutcome } from './flow-outcome.js';
 import { decodeFormAnswer, encodeFormAnswer, questionText } from './form.js';
+import { checkUrlReply, handshakeUrlRequest, modernUrlRequest, URL_REPLY_EXPECTED } from './url-request.js';
 
 /**
  * A form question asked on a page of this server (question pages): the client is sent to the page
@@ -37,7 +35,6 @@ export type PageItem = {
   readonly asker: string;
 };
 
-const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel" })';
 /** A journaled answer that holds a secret: it is read from the page's sealed answer, never journaled. */
 const SEALED = 'p';
 
@@ -54,27 +51,12 @@ export const pageKind: QuestionKind<PageItem> = {
   // in-band, or on a page, replays either way.
   fingerprintText: (item) => `form\0${item.key}\0${item.message}\0${questionText(item.question)}`,
   request: {
-    modern: (item, message) =>
-      ({
-        method: 'elicitation/create',
-        params: { mode: 'url', message: pageMessage(item, message), url: item.url },
-      }) as InputRequest,
-    handshake(item, message) {
-      const params: ElicitRequestURLParams = {
-        mode: 'url',
-        message: pageMessage(item, message),
-        url: item.url,
-        elicitationId: item.page,
-        _meta: { [PARLEY_KEY_META]: item.key },
-      };
-      return { method: 'elicitation/create', params };
-    },
+    modern: (item, message) => modernUrlRequest(pageMessage(item, message), item.url),
+    handshake: (item, message) =>
+      handshakeUrlRequest(item.key, pageMessage(item, message), item.url, item.page),
   },
-  expected: EXPECTED,
-  check(item, reply) {
-    const elicit = readElicitReply(reply);
-    return elicit ? { status: 'ok', result: { action: elicit.action } } : malformed(item.key, EXPECTED);
-  },
+  expected: URL_REPLY_EXPECTED,
+  check: (item, reply) => checkUrlReply(item.key, reply),
   outOfBand: (item) => (item.route === 'link' ? { url: item.url, message: item.message } : undefined),
   /**
    * `accept` to the URL question means only "I agreed to open it": the answer is what the person

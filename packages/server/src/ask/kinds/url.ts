@@ -1,13 +1,11 @@
-import type { ElicitRequestURLParams, InputRequest } from '@modelcontextprotocol/server';
-import { PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
 import type { ElicitOutcome, UrlOutcome } from '../../ask-types.js';
 import type { Json } from '../../state/round-state.js';
 import { requireMessage, requireSafeUrl } from '../guardrails.js';
 import type { FlowRef, QuestionKind } from '../question-kind.js';
-import { readElicitReply } from '../responses.js';
-import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
+import { decodeRefusal, encodeRefusal } from './elicit-reply.js';
 import { flowOutcome } from './flow-outcome.js';
+import { checkUrlReply, handshakeUrlRequest, modernUrlRequest, URL_REPLY_EXPECTED } from './url-request.js';
 
 /** A URL question: the person is sent to a page (`ctx.elicitUrl`, `input.url`). */
 export type UrlItem = {
@@ -18,8 +16,6 @@ export type UrlItem = {
   /** Set when the page is a flow of this server, whose completion the server checks. */
   readonly flow?: FlowRef;
 };
-
-const EXPECTED = 'an ElicitResult ({ action: "accept" | "decline" | "cancel" })';
 
 export const urlKind: QuestionKind<UrlItem> = {
   name: 'url',
@@ -38,24 +34,12 @@ export const urlKind: QuestionKind<UrlItem> = {
   }),
   fingerprintText: (item) => `url\0${item.key}\0${item.message}\0${item.url}`,
   request: {
-    modern: (item, message) =>
-      ({ method: 'elicitation/create', params: { mode: 'url', message, url: item.url } }) as InputRequest,
-    handshake(item, message) {
-      const params: ElicitRequestURLParams = {
-        mode: 'url',
-        message,
-        url: item.url,
-        elicitationId: item.flow?.id ?? crypto.randomUUID(),
-        _meta: { [PARLEY_KEY_META]: item.key },
-      };
-      return { method: 'elicitation/create', params };
-    },
+    modern: (item, message) => modernUrlRequest(message, item.url),
+    handshake: (item, message) =>
+      handshakeUrlRequest(item.key, message, item.url, item.flow?.id ?? crypto.randomUUID()),
   },
-  expected: EXPECTED,
-  check(item, reply) {
-    const elicit = readElicitReply(reply);
-    return elicit ? { status: 'ok', result: { action: elicit.action } } : malformed(item.key, EXPECTED);
-  },
+  expected: URL_REPLY_EXPECTED,
+  check: (item, reply) => checkUrlReply(item.key, reply),
   /**
    * A flow's answer counts only once the flow settled on the server: `accept` means only that the
    * person agreed to open the page, so a flow still pending is not an answer yet (the 2026-07-28
