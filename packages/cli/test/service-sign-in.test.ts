@@ -71,7 +71,10 @@ describe('parley signs in as a service, with no browser', () => {
     // The next command reuses the token: the call acts for alice, the agent's user.
     const call = await runParley(['call', brightgrid.url, 'list_bookings'], env);
     expect(call.code).toBe(0);
-    expect(call.stdout).toBe('Alice Liddell has no bookings yet.\n');
+    // Alice's orders (the store lists a user's orders with their bookings).
+    expect(call.stdout).toBe(
+      'Order #1002: Solar garden light, €24, open\nOrder #1001: Desk lamp, €39, open\n',
+    );
     expect(JSON.parse(await readFile(file, 'utf8')).servers[brightgrid.url].tokens.accessToken).toBe(
       record.tokens.accessToken,
     );
@@ -97,7 +100,7 @@ describe('parley signs in as a service, with no browser', () => {
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe('Bob Okafor has no bookings yet.\n');
+    expect(run.stdout).toBe('Order #2001: Smart plug, €19, open\n'); // Bob's order
     const text = await readFile(join(config, 'parley', 'service-tokens.json'), 'utf8');
     expect(JSON.parse(text).servers[brightgrid.url].client.tokenEndpointAuthMethod).toBe('private_key_jwt');
     expect(text).not.toContain((await readFile(keyFile, 'utf8')).split('\n')[1]);

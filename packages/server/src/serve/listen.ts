@@ -55,6 +55,7 @@ export interface Listening {
    * on what belongs here. A rolling restart with a drain cuts only the calls that outlast it.
    *
    * @example
+   * const listening = await server.listen({ port: 3000 });
    * process.once('SIGTERM', () => void listening.close({ drainMs: 5000 }).then(() => process.exit(0)));
    */
   close(options?: { readonly drainMs?: number }): Promise<void>;
