@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANSWER_SCHEMA, answerOf, keyOf, messageOf, questionCount, resultText } from '../survey.js';
 import { holdResponse } from './held-response.js';
-import type { RunningHttp } from './sdk.js';
+import { onBody, type RunningHttp, serveOnLoopback } from './loopback.js';
 import { answerSideChannel } from './side-channel.js';
 
 /**
@@ -94,22 +93,10 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     res.writeHead(404).end();
     return;
   }
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => answer(Buffer.concat(chunks).toString(), res));
+  onBody(req, (body) => answer(body, res));
 }
 
 /** Serves the floor on loopback HTTP. */
-export async function listenFloor(): Promise<RunningHttp> {
-  const http = createServer(route);
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    http,
-    async close() {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+export function listenFloor(): Promise<RunningHttp> {
+  return serveOnLoopback(route);
 }

@@ -1,5 +1,3 @@
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import {
   acceptedContent,
@@ -17,6 +15,7 @@ import {
 import * as z from 'zod/v4';
 import { ANSWER_SCHEMA, keyOf, MAX_QUESTIONS, messageOf, resultText, TOOL } from '../survey.js';
 import { BENCH_KEY } from './bench-key.js';
+import { type RunningHttp, serveOnLoopback } from './loopback.js';
 import { countRunning, sideChannel } from './side-channel.js';
 
 /** What the raw SDK tool carries between rounds: the answers so far, HMAC-signed. */
@@ -72,12 +71,6 @@ export function sdkSurveyServer(): McpServer {
   return server;
 }
 
-export interface RunningHttp {
-  readonly url: string;
-  readonly http: HttpServer;
-  close(): Promise<void>;
-}
-
 /**
  * Serves the raw SDK survey with `createMcpHandler` (its default posture: 2025-era requests are
  * served statelessly) behind the Host/Origin checks the docs require, on loopback HTTP through
@@ -97,18 +90,8 @@ export async function listenSdk(): Promise<RunningHttp> {
       originValidationResponse(request, allowedOrigins);
     return rejected ?? handler.fetch(request);
   });
-  const http = createServer((req, res) => {
-    void listener(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    http,
-    async close() {
-      await handler.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  return serveOnLoopback(
+    (req, res) => void listener(req, res),
+    () => handler.close(),
+  );
 }
