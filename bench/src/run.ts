@@ -20,7 +20,7 @@ import { type FlowShape, measureFlows, type PerServer, shapeKey } from './worklo
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { measureOneHost } from './workloads/one-host.js';
-import { measureHeldResponses, measureStdioPending } from './workloads/pending-floors.js';
+import { measureHeldResponses, measureStdioPending, WARMUP_HELD } from './workloads/pending-floors.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
 import { measureSessionMemory } from './workloads/session-memory.js';
@@ -152,11 +152,16 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         config.pendingPerSession,
         config.questionTimeoutMs,
         config.resumeGraceMs,
+        WARMUP_HELD,
       );
       await patient.stop();
+      // 20 + 80: the bench server's anonymous quota is 100 sessions.
       const roomy = await servers.start('parley', 'parley (HTTP, idle sessions)');
-      const sessions = await measureSessionMemory(roomy, 100);
+      const sessions = await measureSessionMemory(roomy, 80, 20);
       await roomy.stop();
+      const sdkRoomy = await servers.start('sdk-sessions', 'raw SDK (HTTP, its own idle sessions)');
+      const sdkSessions = await measureSessionMemory(sdkRoomy, 80, 20);
+      await sdkRoomy.stop();
       progress(
         `(f) one host: ${config.hostCalls} calls in flight on one 2025-era session, then answered at once`,
       );
@@ -172,7 +177,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         sdkStdio: await measureStdioPending('sdk-push', pending.questions),
         parleyStdio: await measureStdioPending('parley', pending.questions),
       };
-      measured.memory = { modern, pending, sessions, floors, oneHost };
+      measured.memory = { modern, pending, sessions, sdkSessions, floors, oneHost };
     }
 
     if (has('g')) {

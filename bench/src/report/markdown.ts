@@ -4,6 +4,7 @@ import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
 import { type PendingFloors, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
+import type { SessionMemory } from '../workloads/session-memory.js';
 import { FEATURE_COST_GOAL_PCT, featureCost } from './goals.js';
 import { markdownTable } from './markdown-table.js';
 import type { BenchResults } from './results.js';
@@ -15,6 +16,7 @@ const NAMES: Record<ServerKind, string> = {
   'json-floor': 'JSON floor',
   'parley-use': 'Parley + an empty `server.use()`',
   'parley-otel': 'Parley + `telemetry()`, no exporter',
+  'sdk-sessions': 'raw SDK, its own HTTP sessions',
 };
 const n0 = (value: number) => Math.round(value).toLocaleString('en-US');
 const n1 = (value: number) => value.toFixed(1);
@@ -236,20 +238,7 @@ function memoryTables(results: BenchResults): string {
       ['pending again, then every client dropped its connections', ...released(p.afterDrop)],
     ],
   );
-  const s = memory.sessions;
-  const sessions = s
-    ? markdownTable(
-        ['Idle 2025-era sessions (Parley)', 'heap / RSS MB', 'per session'],
-        [
-          ['before', cell(s.before), ''],
-          [
-            `${s.sessions} sessions open`,
-            cell(s.open),
-            `${n1(s.heapKbPerSession)} KB heap, ${n1(s.rssKbPerSession)} KB RSS`,
-          ],
-        ],
-      )
-    : '';
+  const sessions = memory.sessions ? sessionsTable(memory.sessions, memory.sdkSessions) : '';
   const h = memory.oneHost;
   const host = h
     ? markdownTable(
@@ -272,6 +261,32 @@ function memoryTables(results: BenchResults): string {
       )
     : '';
   return [modern, pending, sessions, host].filter(Boolean).join('\n\n');
+}
+
+/** Idle 2025-era sessions: Parley's, then (when measured) the raw SDK's own, the floor under them. */
+function sessionsTable(s: SessionMemory, sdk: SessionMemory | undefined): string {
+  const cell = (reading: MemoryReading) => `${mb(reading.heapMb)} / ${mb(reading.rssMb)}`;
+  const perSession = (m: SessionMemory) =>
+    `${n1(m.heapKbPerSession)} KB heap, ${n1(m.rssKbPerSession)} KB RSS`;
+  const rows = (m: SessionMemory, who: string): string[][] =>
+    m.cold && m.warmup !== undefined && m.coldHeapKbPerSession !== undefined
+      ? [
+          [`${who}: before any session`, cell(m.cold), ''],
+          [
+            `${who}: ${m.warmup} warm-up sessions open`,
+            cell(m.before),
+            `${n1(m.coldHeapKbPerSession)} KB heap from cold (one-time costs included)`,
+          ],
+          [`${who}: ${m.sessions} sessions more`, cell(m.open), perSession(m)],
+        ]
+      : [
+          [`${who}: before`, cell(m.before), ''],
+          [`${who}: ${m.sessions} sessions open`, cell(m.open), perSession(m)],
+        ];
+  return markdownTable(
+    ['Idle 2025-era sessions', 'heap / RSS MB', 'per session'],
+    [...rows(s, 'Parley'), ...(sdk ? rows(sdk, NAMES['sdk-sessions']) : [])],
+  );
 }
 
 /** "(f) what a pending 2025-era question costs": the floors beneath Parley, in the same run. */
@@ -309,7 +324,9 @@ function pendingCostTable(results: BenchResults, floors: PendingFloors): string 
       [
         '(iv) Parley: `ctx.elicit`',
         'HTTP sessions',
-        `${n0(p.questions)} from idle, over ${results.config.pendingSessions} sessions`,
+        p.warmup
+          ? `${n0(p.questions)} beyond ${n0(p.warmup)} answered warm-up, over ${results.config.pendingSessions} sessions`
+          : `${n0(p.questions)} from idle, over ${results.config.pendingSessions} sessions`,
         n1(parleyHttpKb),
         `${times(parleyHttpKb, floorKb)} (i) + (ii)`,
       ],

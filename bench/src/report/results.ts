@@ -62,6 +62,8 @@ export interface BenchResults {
     readonly pending: PendingMemory;
     /** Absent in results from before it was measured. */
     readonly sessions?: SessionMemory;
+    /** The same, on the raw SDK serving its own sessions (the floor under Parley's); absent in older results. */
+    readonly sdkSessions?: SessionMemory;
     /** What a pending 2025-era question costs beneath Parley; absent in results from before it was measured. */
     readonly floors?: PendingFloors;
     /** One 2025-era host with many calls on one session; absent in results from before it was measured. */

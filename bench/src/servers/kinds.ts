@@ -7,4 +7,6 @@ export const SERVER_KINDS = ['parley', 'sdk', 'floor', 'json-floor'] as const;
  */
 export const FEATURE_KINDS = ['parley-use', 'parley-otel'] as const;
 export type FeatureKind = (typeof FEATURE_KINDS)[number];
-export type ServerKind = (typeof SERVER_KINDS)[number] | FeatureKind;
+/** Servers only (f) reads: the raw SDK holding 2025-era HTTP sessions itself (sdk-sessions.ts). */
+export const MEMORY_KINDS = ['sdk-sessions'] as const;
+export type ServerKind = (typeof SERVER_KINDS)[number] | FeatureKind | (typeof MEMORY_KINDS)[number];

@@ -3,6 +3,7 @@
  *
  *   node bench/dist/servers/main.js <parley|sdk|floor|json-floor|parley-use|parley-otel> [http|stdio]
  *   node bench/dist/servers/main.js sdk-push stdio
+ *   node bench/dist/servers/main.js sdk-sessions
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
  * stdin/stdout (and with `BENCH_SIDE_CHANNEL=1` opens its side channel on loopback and prints
@@ -12,10 +13,11 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
 import { listenJsonFloor } from './json-floor.js';
-import { FEATURE_KINDS, SERVER_KINDS } from './kinds.js';
+import { FEATURE_KINDS, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
 import { listenParley, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
 import { sdkPushSurveyServer } from './sdk-push.js';
+import { listenSdkSessions } from './sdk-sessions.js';
 import { announceSideChannel } from './stdio-side-channel.js';
 
 const [kind, transport = 'http'] = process.argv.slice(2);
@@ -53,10 +55,12 @@ async function start(): Promise<() => Promise<unknown>> {
               ? await listenFloor()
               : kind === 'json-floor'
                 ? await listenJsonFloor()
-                : undefined;
+                : kind === 'sdk-sessions'
+                  ? await listenSdkSessions()
+                  : undefined;
   if (!listening)
     throw new Error(
-      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS].join(', ')}.`,
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, ...MEMORY_KINDS].join(', ')}.`,
     );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();

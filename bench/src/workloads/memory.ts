@@ -84,6 +84,12 @@ export interface Release extends MemoryReading {
 
 export interface PendingMemory {
   readonly questions: number;
+  /**
+   * Questions asked and answered on one session before the first reading (then the session ended),
+   * so one-time costs (code compiled, schemas built on first use) stay out of `pending - before`,
+   * as the floors' warm-up keeps them out of theirs; absent in older results (none).
+   */
+  readonly warmup?: number;
   readonly timeoutMs: number;
   /** How long the server lets a dropped call wait for its client to reconnect before cancelling it. */
   readonly resumeGraceMs: number;
@@ -121,6 +127,28 @@ async function silentSession(url: string, calls: number, callTimeoutMs: number):
   return { client, transport, calls: started };
 }
 
+/** Asks and answers `calls` one-question calls on one session, then ends it. */
+async function answeredSession(url: string, calls: number): Promise<void> {
+  const client = new Client(
+    { name: 'parley-bench', version: '0.1.0' },
+    { capabilities: { elicitation: {} } },
+  );
+  client.setRequestHandler('elicitation/create', async () => ({
+    action: 'accept' as const,
+    content: { answer: 'warm-up' },
+  }));
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  try {
+    await Promise.all(
+      Array.from({ length: calls }, () => client.callTool({ name: TOOL, arguments: { questions: 1 } })),
+    );
+    await transport.terminateSession();
+  } finally {
+    await client.close();
+  }
+}
+
 /** Polls until `done(handlersRunning)` or the deadline; answers the time it took, or `undefined`. */
 export async function waitUntil(
   server: StatsSource,
@@ -140,7 +168,8 @@ export async function waitUntil(
  * timeout of `timeoutMs` (and a resume grace of `resumeGraceMs`), and reads its memory while they
  * wait, after they time out, after the clients end their sessions, and after the clients simply
  * drop their connections (released once the grace is over). Stop the server afterwards: questions
- * a dropped connection left behind may still be waiting.
+ * a dropped connection left behind may still be waiting. First, `warmup` questions are asked and
+ * answered on a session of their own, which then ends.
  */
 export async function measurePendingMemory(
   server: ServerProcess,
@@ -148,6 +177,7 @@ export async function measurePendingMemory(
   perSession: number,
   timeoutMs: number,
   resumeGraceMs: number,
+  warmup: number,
 ): Promise<PendingMemory> {
   const questions = sessions * perSession;
   const allWaiting = (running: number) => running >= questions;
@@ -164,6 +194,7 @@ export async function measurePendingMemory(
     const releasedInMs = await waitUntil(server, noneWaiting, limitMs);
     return { ...reading(await server.stats({ gc: true })), releasedInMs };
   };
+  await answeredSession(server.url, warmup);
   const before = reading(await server.stats({ gc: true }));
 
   const setupStarted = Date.now();
@@ -190,6 +221,7 @@ export async function measurePendingMemory(
 
   return {
     questions,
+    warmup,
     timeoutMs,
     resumeGraceMs,
     before,

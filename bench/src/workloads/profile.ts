@@ -21,6 +21,7 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'json-floor': ['bench'],
   'parley-use': ['@parley/server', '@parley/core'],
   'parley-otel': ['@parley/server', '@parley/core', '@opentelemetry/api'],
+  'sdk-sessions': ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
 };
 
 export interface ServerProfile extends ProfileSummary {
