@@ -10,7 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function connected(answer: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connected(
+  answer: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'test', version: '0.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler('elicitation/create', async () => ({
     action: 'accept' as const,
