@@ -7,7 +7,7 @@ export interface ConnectionCapped {
 
 /** What it watches: a `node:http` response's connection, which emits `close` once. */
 export interface ClosingSocket {
-  once(event: 'close', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
 }
 
 /**
@@ -64,11 +64,15 @@ export class StreamConnections {
     this.#counted.add(socket);
     this.#held++;
     this.#update();
-    socket.once('close', () => {
-      this.#held--;
-      this.#update();
-    });
+    // One listener for every connection (a socket emits `close` once): no closure, nor `once`
+    // wrapper, per held stream.
+    socket.on('close', this.#released);
   }
+
+  readonly #released = (): void => {
+    this.#held--;
+    this.#update();
+  };
 
   #update(): void {
     this.#server.maxConnections = this.#base + 2 * Math.min(this.#held, this.#maxStreams);

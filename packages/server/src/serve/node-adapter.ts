@@ -42,7 +42,8 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: 
 }
 
 function whenClosedEarly(res: ServerResponse, listener: () => void): void {
-  res.once('close', () => {
+  // `on`, not `once`: a response emits `close` once, and `once` wraps each listener in two more objects.
+  res.on('close', () => {
     if (!res.writableFinished) listener();
   });
 }
@@ -170,6 +171,8 @@ class NodeOutlet implements EventOutlet {
   /** Bytes queued at the last check, and bytes written since: what went out is the difference. */
   #queuedAtCheck = 0;
   #addedSinceCheck = 0;
+  /** Its listener for `drain`, `finish` and `close`, made the first time the client falls behind. */
+  #onCaughtUp: (() => void) | undefined;
 
   constructor(res: ServerResponse, limits: SlowReaderLimits) {
     this.#res = res;
@@ -188,9 +191,11 @@ class NodeOutlet implements EventOutlet {
         return false;
       }
     } else if (!fits) {
-      res.once('drain', this.#caughtUp);
-      res.once('finish', this.#caughtUp);
-      res.once('close', this.#caughtUp);
+      this.#onCaughtUp ??= () => this.#caughtUp();
+      const caughtUp = this.#onCaughtUp;
+      res.once('drain', caughtUp);
+      res.once('finish', caughtUp);
+      res.once('close', caughtUp);
       this.#arm();
     }
     return fits;
@@ -244,13 +249,15 @@ class NodeOutlet implements EventOutlet {
   }
 
   /** The client caught up (or is gone): no more watching. */
-  readonly #caughtUp = (): void => {
+  #caughtUp(): void {
     clearTimeout(this.#watch);
     this.#watch = undefined;
-    this.#res.off('drain', this.#caughtUp);
-    this.#res.off('finish', this.#caughtUp);
-    this.#res.off('close', this.#caughtUp);
-  };
+    const caughtUp = this.#onCaughtUp;
+    if (!caughtUp) return;
+    this.#res.off('drain', caughtUp);
+    this.#res.off('finish', caughtUp);
+    this.#res.off('close', caughtUp);
+  }
 }
 
 /** Writes a web `Response` (status, headers, streamed body) to a node:http response. */

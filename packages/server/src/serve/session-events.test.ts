@@ -66,4 +66,15 @@ describe('SessionEvents', () => {
     expect(events.bytes).toBe(0);
     expect(events.after(recent)).toBeUndefined();
   });
+
+  it('finds an event only by the id it gave: the same number on another stream, or a made-up id, is unknown', () => {
+    const events = new SessionEvents();
+    const id = events.store('7', note(1));
+    expect(id).toBe('7_1');
+    expect(events.streamOf(id)).toBe('7');
+    for (const wrong of ['8_1', '7_2', '7_', '_1', '7', '', '7_1.5', '7_-1', '7_0x1']) {
+      expect(events.streamOf(wrong)).toBeUndefined();
+      expect(events.after(wrong)).toBeUndefined();
+    }
+  });
 });

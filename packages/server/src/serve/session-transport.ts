@@ -92,7 +92,10 @@ export class SessionTransport implements Transport {
   readonly #byRequest = new Map<RequestId, Stream>();
   readonly #streams = new Map<string, Stream>();
   readonly #standalone: Pipe = { outlet: undefined };
-  readonly #replays: ReplayBudget;
+  /** Made on the first resumption: most sessions never resume a stream. */
+  #replays: ReplayBudget | undefined;
+  readonly #replayLimits: ReplayLimits;
+  readonly #now: (() => number) | undefined;
   #supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
   #initialized = false;
   #initializeId: RequestId | undefined;
@@ -103,13 +106,15 @@ export class SessionTransport implements Transport {
   });
   #closed = false;
   #nextStream = 0;
+  #closeStandalone: (() => void) | undefined;
 
   constructor(options: SessionTransportOptions) {
     this.sessionId = options.sessionId;
     this.#retryMs = options.retryMs;
     this.#resumeGraceMs = options.resumeGraceMs;
     this.events = new SessionEvents(options.now ? { now: options.now } : {});
-    this.#replays = new ReplayBudget(options.replays ?? REPLAY_LIMITS, options.now);
+    this.#replayLimits = options.replays ?? REPLAY_LIMITS;
+    this.#now = options.now;
   }
 
   /** Whether an `initialize` was accepted for dispatch and its response has not been sent yet. */
@@ -212,10 +217,12 @@ export class SessionTransport implements Transport {
         continue;
       }
       const id = message.id;
+      // One for the session, made on first use: every request would otherwise hold its own.
+      this.#closeStandalone ??= () => this.#endStandalone();
       this.onmessage?.(message, {
         ...(authInfo && { authInfo }),
         closeSSEStream: () => this.#endOutlet(this.#byRequest.get(id)),
-        closeStandaloneSSEStream: () => this.#endStandalone(),
+        closeStandaloneSSEStream: this.#closeStandalone,
       });
     }
   }
@@ -330,7 +337,9 @@ export class SessionTransport implements Transport {
       respond.json(400, rpcError(null, HTTP_REFUSED, message));
       return;
     }
-    const refused = this.#replays.take(sent.events.reduce((sum, [, data]) => sum + data.length, 0));
+    this.#replays ??= new ReplayBudget(this.#replayLimits, this.#now);
+    const replays = this.#replays;
+    const refused = replays.take(sent.events.reduce((sum, [, data]) => sum + data.length, 0));
     if (refused) {
       const message =
         refused === 'busy'
@@ -354,7 +363,7 @@ export class SessionTransport implements Transport {
       }
       old?.abort();
     }
-    void this.#replay(sent.events, pipe, outlet).finally(() => this.#replays.release());
+    void this.#replay(sent.events, pipe, outlet).finally(() => replays.release());
   }
 
   /**
