@@ -5,15 +5,17 @@ import type { QuestionPages } from '../pages/question-pages.js';
  * (its result is sent, or it fails), so a secret lives only as long as the call that asked for it.
  */
 export class CallSecrets {
-  readonly #pages = new Set<string>();
+  /** Made on the first secret: most calls have none, and a 2025-era call keeps this while it waits. */
+  #pages: Set<string> | undefined;
 
   add(page: string): void {
+    this.#pages ??= new Set();
     this.#pages.add(page);
   }
 
   /** Erases the call's secret answers (nothing when it had none). */
   async erase(pages: QuestionPages | undefined): Promise<void> {
-    if (this.#pages.size === 0 || !pages) return;
+    if (!this.#pages || this.#pages.size === 0 || !pages) return;
     const ids = [...this.#pages];
     this.#pages.clear();
     await pages.erase(ids);

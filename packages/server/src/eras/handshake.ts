@@ -1,10 +1,11 @@
 import { elicitationModes } from '@parley/core/capabilities';
-import { askPoint } from '../ask/ask-item.js';
+import { type AskItem, askPoint } from '../ask/ask-item.js';
 import { CallSecrets } from '../ask/call-secrets.js';
 import { markModeFailed, modeFailedFor } from '../ask/forms-failed.js';
 import { isDeclared } from '../ask/kind-table.js';
 import type { FormItem } from '../ask/kinds/form.js';
 import type { PageItem } from '../ask/kinds/page.js';
+import type { QuestionKind } from '../ask/question-kind.js';
 import { routeForm } from '../ask/route.js';
 import { pageItem, routeFacts } from '../context/page-questions.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
@@ -67,22 +68,35 @@ function start<R>(
     call.server.getClientVersion(),
     new NotificationSequence(resumed?.notified),
   );
-  engine.onRefused((item, kind) => {
-    if (kind.name === 'page' && (item as PageItem).route === 'url') {
-      // The client cannot open the page's URL question either: the link goes in the result.
-      markModeFailed('url', clientCapabilities);
-      return Promise.resolve({ ...(item as PageItem), route: 'link' as const });
-    }
-    if (kind.name !== 'form' || !first.pages) return undefined;
-    markModeFailed('form', clientCapabilities);
-    const form = item as FormItem;
-    const facts = routeFacts(first, (mode) => isDeclared(mode, clientCapabilities, protocolVersion));
-    const route = routeForm(form.question, facts, { via: 'auto', proof: false });
-    if (route.kind !== 'page') return undefined;
-    return pageItem(first, engine, form.key, form, route, { confirm: false, proof: false });
-  });
+  engine.onRefused(refusedQuestion, first);
   const finished = runRound(call, engine, first, 1);
   return ended(call, engine, first, finished);
+}
+
+/**
+ * Where a question the client refused to show goes instead: a page question's URL becomes a link in
+ * the result; a form goes to a page of the server, when it has pages. A module function given the
+ * call's facts, not a closure per call: a 2025-era call keeps it while the person answers.
+ */
+function refusedQuestion(
+  item: AskItem,
+  kind: QuestionKind,
+  engine: PushEngine,
+  first: ContextFacts,
+): Promise<AskItem> | undefined {
+  const { clientCapabilities, protocolVersion } = first;
+  if (kind.name === 'page' && (item as PageItem).route === 'url') {
+    // The client cannot open the page's URL question either: the link goes in the result.
+    markModeFailed('url', clientCapabilities);
+    return Promise.resolve({ ...(item as PageItem), route: 'link' as const });
+  }
+  if (kind.name !== 'form' || !first.pages) return undefined;
+  markModeFailed('form', clientCapabilities);
+  const form = item as FormItem;
+  const facts = routeFacts(first, (mode) => isDeclared(mode, clientCapabilities, protocolVersion));
+  const route = routeForm(form.question, facts, { via: 'auto', proof: false });
+  if (route.kind !== 'page') return undefined;
+  return pageItem(first, engine, form.key, form, route, { confirm: false, proof: false });
 }
 
 /** What a call ends with: its result, its failure, or (parked at a page) the page's link. */

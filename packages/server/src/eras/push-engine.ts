@@ -31,8 +31,17 @@ function settledValue<T>(
   throw (failure as PromiseRejectedResult | undefined)?.reason ?? outcome.reason;
 }
 
-/** Where a question the client refused to show goes instead; `undefined` result means nowhere. */
-export type PageFallback = (item: AskItem, kind: QuestionKind) => Promise<AskItem> | undefined;
+/**
+ * Where a question the client refused to show goes instead; `undefined` result means nowhere. Given
+ * the engine and the data {@link PushEngine.onRefused} was given with it (a module function and its
+ * data, rather than a closure per call: a 2025-era call keeps it while the person answers).
+ */
+export type PageFallback<T> = (
+  item: AskItem,
+  kind: QuestionKind,
+  engine: PushEngine,
+  data: T,
+) => Promise<AskItem> | undefined;
 
 /**
  * Whether a question failed because the client answered it with an error of its own (it does not
@@ -79,7 +88,8 @@ export class PushEngine implements WaitingAsk {
    */
   readonly #journal: Journal;
   #parked: readonly AskItem[] | undefined;
-  #fallback: PageFallback | undefined;
+  #fallback: PageFallback<never> | undefined;
+  #fallbackData: unknown;
 
   /** @param resume the state of a call parked earlier, which this call goes on from. */
   constructor(call: PushCall, protocolVersion: string, callId: string, resume?: RoundState) {
@@ -117,8 +127,9 @@ export class PushEngine implements WaitingAsk {
   }
 
   /** Sets where a question the client refused to show goes instead (a page of the server). */
-  onRefused(fallback: PageFallback): void {
-    this.#fallback = fallback;
+  onRefused<T>(fallback: PageFallback<T>, data: T): void {
+    this.#fallback = fallback as PageFallback<never>;
+    this.#fallbackData = data;
   }
 
   ask(point: AskPoint): Promise<ItemResult[]> {
@@ -203,7 +214,9 @@ export class PushEngine implements WaitingAsk {
   /** `WaitingAsk`: a question the client failed to show goes to a page of the server instead. */
   fallback(item: AskItem, kind: QuestionKind, error: unknown): Promise<ItemResult> | undefined {
     if (!this.#fallback || !isClientRefusal(error, this.#call.sdk.mcpReq.signal)) return undefined;
-    return this.#fallback(item, kind)?.then((instead) => this.#askOne(instead));
+    return this.#fallback(item, kind, this, this.#fallbackData as never)?.then((instead) =>
+      this.#askOne(instead),
+    );
   }
 
   /** `WaitingAsk`: a reply that is not even the shape of an answer. */

@@ -8,7 +8,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
-import { isCreateTaskResult } from '../eras/era.js';
+import { isCreateTaskResult, type TaskCall } from '../eras/era.js';
 import { isParkedOutcome } from '../eras/parked.js';
 import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
@@ -17,7 +17,7 @@ import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
 import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
 import { followChanges } from './session-changes.js';
-import { SURFACES } from './surfaces.js';
+import { type FoundCall, SURFACES, type Surface } from './surfaces.js';
 
 /** `setRequestHandler` for a method chosen at run time (the table knows each one's params and result). */
 type AnyHandler = (
@@ -97,49 +97,59 @@ export function buildSdkServer(
       // `.catch`, not `try { return await }`: a 2025-era call waits on the person for as long as they
       // take, and a suspended async frame per pending call is memory.
       return settled(() =>
-        runChain(chainFor(sdk), start(surface.method, params, sdk), async (observe) => {
-          const found = await surface.find(app, params);
-          if ('refused' in found) return found.refused;
-          what = found.what;
-          const outcome = await runCall({
-            app,
-            era,
-            sdk,
-            server,
-            unit,
-            call: found.spec,
-            observe,
-            invoke: (ctx) => found.handler(ctx),
-            task: found.task && {
-              mode: found.task,
-              // The task's outcome follows the one error policy too: a failure the caller may read is a
-              // completed task with an error result; anything else fails the task with an internal error.
-              async settle(task, ended) {
-                try {
-                  if (!('value' in ended)) throw ended.error;
-                  if (isInputRequired(ended.value))
-                    throw new AuthorError(
-                      'A handler returned inputRequired() after ctx.runAsTask(): inside a task, ask with ctx.elicit() (the task carries the question).',
-                    );
-                  return task.complete((await found.finish(ended.value, server)) as never);
-                } catch (error) {
-                  const message = report(app, error, found.what);
-                  if (error instanceof CallEndingError) task.complete(surface.fail(message, error) as never);
-                  else if (error instanceof ProtocolError)
-                    task.fail({ code: error.code, message: error.message });
-                  else task.fail({ code: ProtocolErrorCode.InternalError, message });
-                }
-              },
-            },
-          });
-          if (isInputRequiredResult(outcome) || isCreateTaskResult(outcome)) return outcome as Result;
-          if (isParkedOutcome(outcome)) return found.parked(outcome);
-          return await found.finish(outcome, server);
-        }),
+        runChain(chainFor(sdk), start(surface.method, params, sdk), (observe) =>
+          surface.find(app, params).then((found) => {
+            if ('refused' in found) return found.refused;
+            what = found.what;
+            return runCall({
+              app,
+              era,
+              sdk,
+              server,
+              unit,
+              call: found.spec,
+              observe,
+              invoke: (ctx) => found.handler(ctx),
+              task: found.task && taskOf(app, surface, found, server),
+            }).then((outcome) => resultOf(found, outcome, server));
+          }),
+        ),
       ).catch(failed);
     });
   }
   return server;
+}
+
+/** What a call's outcome answers the request with. */
+function resultOf(found: FoundCall, outcome: unknown, server: Server): Result | Promise<Result> {
+  if (isInputRequiredResult(outcome) || isCreateTaskResult(outcome)) return outcome as Result;
+  if (isParkedOutcome(outcome)) return found.parked(outcome);
+  return found.finish(outcome, server);
+}
+
+/**
+ * A task call's settling: its outcome follows the one error policy too. A failure the caller may
+ * read is a completed task with an error result; anything else fails the task with an internal error.
+ */
+function taskOf(app: App, surface: Surface, found: FoundCall, server: Server): TaskCall<unknown> {
+  return {
+    mode: found.task!,
+    async settle(task, ended) {
+      try {
+        if (!('value' in ended)) throw ended.error;
+        if (isInputRequired(ended.value))
+          throw new AuthorError(
+            'A handler returned inputRequired() after ctx.runAsTask(): inside a task, ask with ctx.elicit() (the task carries the question).',
+          );
+        return task.complete((await found.finish(ended.value, server)) as never);
+      } catch (error) {
+        const message = report(app, error, found.what);
+        if (error instanceof CallEndingError) task.complete(surface.fail(message, error) as never);
+        else if (error instanceof ProtocolError) task.fail({ code: error.code, message: error.message });
+        else task.fail({ code: ProtocolErrorCode.InternalError, message });
+      }
+    },
+  };
 }
 
 /** `run()`'s promise, or a rejection when it throws before it has one (as an async function would). */

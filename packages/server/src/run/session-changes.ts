@@ -11,8 +11,9 @@ export function followChanges(
   server: Server,
   handle: (method: string, answer: (params: never, sdk: ServerContext) => unknown) => void,
 ): void {
-  const subscribed = new Set<string>();
-  if (app.resources.size > 0) {
+  // Only a server with resources takes subscriptions: the others keep no set per session.
+  const subscribed = app.resources.size > 0 ? new Set<string>() : undefined;
+  if (subscribed) {
     handle('resources/subscribe', (params: { uri: string }) => {
       subscribed.add(params.uri);
       return {};
@@ -28,7 +29,7 @@ export function followChanges(
     if (change.kind === 'tools') sent = server.sendToolListChanged();
     else if (change.kind === 'prompts') sent = server.sendPromptListChanged();
     else if (change.kind === 'resources') sent = server.sendResourceListChanged();
-    else if ('uri' in change && subscribed.has(change.uri))
+    else if ('uri' in change && subscribed?.has(change.uri))
       sent = server.sendResourceUpdated({ uri: change.uri });
     void sent?.catch(() => {});
   });
