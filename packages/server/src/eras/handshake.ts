@@ -69,8 +69,7 @@ function start<R>(
     new NotificationSequence(resumed?.notified),
   );
   engine.onRefused(refusedQuestion, first);
-  const finished = runRound(call, engine, first, 1);
-  return ended(call, engine, first, finished);
+  return runRound(call, engine, first, 1, first);
 }
 
 /**
@@ -99,35 +98,32 @@ function refusedQuestion(
   return pageItem(first, engine, form.key, form, route, { confirm: false, proof: false });
 }
 
-/** What a call ends with: its result, its failure, or (parked at a page) the page's link. */
+/**
+ * What a call ends with: its result, its failure, or (parked at a page) the page's link. `first`:
+ * the facts of its first round.
+ */
 function ended<R>(
   call: EraCall<R>,
   engine: PushEngine,
-  facts: ContextFacts,
-  running: Promise<R>,
+  first: ContextFacts,
+  outcome: { value: R } | { error: unknown },
 ): Promise<R> {
   const { app } = call;
-  const settle = (outcome: { value: R } | { error: unknown }): Promise<R> => {
-    const parked = engine.parked;
-    if (parked && app.pages) {
-      const { binding, caller } = parking(call);
-      const state = engine.state(facts.notifications?.reached ?? 0);
-      return parkCall(app, app.pages, binding, caller, {
-        state,
-        items: parked,
-        formsFailed: modeFailedFor('form', facts.clientCapabilities),
-        urlFailed: modeFailedFor('url', facts.clientCapabilities),
-      }) as Promise<never>;
-    }
-    return facts.secrets.erase(app.pages).then(() => {
-      if ('error' in outcome) throw outcome.error;
-      return outcome.value;
-    });
-  };
-  return running.then(
-    (value) => settle({ value }),
-    (error: unknown) => settle({ error }),
-  );
+  const parked = engine.parked;
+  if (parked && app.pages) {
+    const { binding, caller } = parking(call);
+    const state = engine.state(first.notifications?.reached ?? 0);
+    return parkCall(app, app.pages, binding, caller, {
+      state,
+      items: parked,
+      formsFailed: modeFailedFor('form', first.clientCapabilities),
+      urlFailed: modeFailedFor('url', first.clientCapabilities),
+    }) as Promise<never>;
+  }
+  return first.secrets.erase(app.pages).then(() => {
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  });
 }
 
 /** The call's binding and caller, for parking it (or finding it parked). */
@@ -170,11 +166,31 @@ function handshakeFacts<R>(
   };
 }
 
-/** Runs the handler once; a guard-style `inputRequired()` leads to the next round. */
-function runRound<R>(call: EraCall<R>, engine: PushEngine, facts: ContextFacts, round: number): Promise<R> {
-  return call
-    .invoke(createContext(facts, engine))
-    .then((result) => (isInputRequired(result) ? askGuard(call, engine, facts, round, result) : result));
+/**
+ * Runs the handler once; a guard-style `inputRequired()` leads to the next round, and the last
+ * round's outcome ends the call ({@link ended}). One `.then` per round, its two handlers sharing one
+ * context: all a call waiting on its person holds of this era.
+ */
+function runRound<R>(
+  call: EraCall<R>,
+  engine: PushEngine,
+  facts: ContextFacts,
+  round: number,
+  first: ContextFacts,
+): Promise<R> {
+  let running: Promise<unknown>;
+  try {
+    running = call.invoke(createContext(facts, engine));
+  } catch (error) {
+    return ended(call, engine, first, { error });
+  }
+  return running.then(
+    (result) =>
+      isInputRequired(result)
+        ? askGuard(call, engine, facts, round, result, first)
+        : ended(call, engine, first, { value: result as R }),
+    (error: unknown) => ended(call, engine, first, { error }),
+  );
 }
 
 /**
@@ -188,31 +204,45 @@ function askGuard<R>(
   facts: ContextFacts,
   round: number,
   asked: InputRequired,
+  first: ContextFacts,
 ): Promise<R> {
   const { maxRounds } = call.app;
   const notifications = new NotificationSequence(facts.notifications?.reached);
-  if (round >= maxRounds) throw new RoundLimitError(maxRounds);
-  const items = batchItems(asked.questions, (kind) =>
-    isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+  let items: ReturnType<typeof batchItems>;
+  try {
+    if (round >= maxRounds) throw new RoundLimitError(maxRounds);
+    items = batchItems(asked.questions, (kind) =>
+      isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+    );
+  } catch (error) {
+    return ended(call, engine, first, { error });
+  }
+  return engine.ask(askPoint(items, true)).then(
+    (results) => {
+      let next: ContextFacts;
+      try {
+        next = {
+          era: 'handshake',
+          protocolVersion: facts.protocolVersion,
+          user: facts.user,
+          clientCapabilities: facts.clientCapabilities,
+          clientInfo: facts.clientInfo,
+          sdk: facts.sdk,
+          flows: facts.flows,
+          task: NO_TASKS,
+          guard: answeredGuardRound(items, results, asked.data),
+          notifications,
+          transport: facts.transport,
+          pages: facts.pages,
+          call: facts.call,
+          secrets: facts.secrets,
+          anonymousScope: facts.anonymousScope,
+        };
+      } catch (error) {
+        return ended(call, engine, first, { error });
+      }
+      return runRound(call, engine, next, round + 1, first);
+    },
+    (error: unknown) => ended(call, engine, first, { error }),
   );
-  return engine.ask(askPoint(items, true)).then((results) => {
-    const next: ContextFacts = {
-      era: 'handshake',
-      protocolVersion: facts.protocolVersion,
-      user: facts.user,
-      clientCapabilities: facts.clientCapabilities,
-      clientInfo: facts.clientInfo,
-      sdk: facts.sdk,
-      flows: facts.flows,
-      task: NO_TASKS,
-      guard: answeredGuardRound(items, results, asked.data),
-      notifications,
-      transport: facts.transport,
-      pages: facts.pages,
-      call: facts.call,
-      secrets: facts.secrets,
-      anonymousScope: facts.anonymousScope,
-    };
-    return runRound(call, engine, next, round + 1);
-  });
 }
