@@ -122,11 +122,12 @@ export type Endpoint = (observer: RoundObserver) => Promise<Result>;
  */
 export function runChain(
   chain: readonly Middleware[],
-  start: RequestStart,
+  start: () => RequestStart,
   endpoint: Endpoint,
 ): Promise<Result> {
-  // No middleware: the endpoint's own promise, with no async frame around it while the call waits.
-  return chain.length === 0 ? endpoint(IGNORE) : runMiddleware(chain, start, endpoint);
+  // No middleware: the endpoint's own promise, with no async frame around it while the call waits,
+  // and no facts worked out for middleware that is not there.
+  return chain.length === 0 ? endpoint(IGNORE) : runMiddleware(chain, start(), endpoint);
 }
 
 async function runMiddleware(
@@ -134,74 +135,126 @@ async function runMiddleware(
   start: RequestStart,
   endpoint: Endpoint,
 ): Promise<Result> {
-  const began = performance.now();
-  const continuation = start.sdk.mcpReq.requestState<unknown>() !== undefined;
-  const asked: string[] = [];
-  const answered: AnswerAction[] = actionsOf(start.sdk.mcpReq.inputResponses);
-  let round: number | undefined = start.era === 'handshake' || !continuation ? 1 : undefined;
-  let outcome: RoundOutcome | undefined;
-  let produced: Result | undefined;
-  const { pendingQuestions, ...facts } = start;
-  const context: RequestContext = {
-    ...facts,
-    get round() {
-      return round;
-    },
-    firstRound: !continuation,
-    startedAt: Date.now(),
-    elapsedMs: () => performance.now() - began,
-    meta: start.sdk.mcpReq._meta,
-    get asked() {
-      return asked;
-    },
-    answered,
-    get pendingQuestions() {
-      return pendingQuestions();
-    },
-    get outcome() {
-      return outcome;
-    },
-    result: undefined,
-  };
-  const observer: RoundObserver = {
-    round: (n) => {
-      round = n;
-    },
-    asked: (keys) => {
-      asked.push(...keys);
-    },
-    answered: (answer) => {
-      answered.push(answer);
-    },
-  };
-  let last = -1;
-  const dispatch = async (index: number): Promise<void> => {
-    if (index <= last)
-      throw new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.');
-    last = index;
-    if (index === chain.length) {
-      produced = await endpoint(observer);
-      context.result = produced;
-      outcome = isInputRequiredResult(produced)
-        ? { type: 'ask', keys: Object.keys(produced.inputRequests ?? {}) }
-        : { type: 'complete' };
-      if (outcome.type === 'ask') observer.asked(outcome.keys);
-      return;
-    }
-    await chain[index]!(context, () => dispatch(index + 1));
-  };
-  await dispatch(0);
-  const result = context.result;
+  const run = new ChainRun(chain, start, endpoint);
+  await run.dispatch(0);
+  const result = run.context.result;
   if (result === undefined)
     throw new AuthorError(
       'The middleware chain ended without a result: a middleware returned without calling next() or setting c.result.',
     );
-  if (isInputRequiredResult(result) && result !== produced)
+  if (isInputRequiredResult(result) && result !== run.produced)
     throw new AuthorError(
       'A middleware answered with an InputRequiredResult this round did not produce (a cached question?). A ' +
         'question carries a state sealed for its own round: cache only results whose c.outcome.type is "complete".',
     );
   return result;
+}
+
+/**
+ * One request going through the chain: what the era observes, and the `c` middleware reads.
+ * Classes rather than object literals with getters and spreads: this runs on every round.
+ */
+class ChainRun implements RoundObserver {
+  readonly context: ChainContext;
+  readonly began = performance.now();
+  roundNumber: number | undefined;
+  readonly askedKeys: string[] = [];
+  readonly answers: AnswerAction[];
+  outcome: RoundOutcome | undefined;
+  produced: Result | undefined;
+  #last = -1;
+  readonly #chain: readonly Middleware[];
+  readonly #endpoint: Endpoint;
+
+  constructor(chain: readonly Middleware[], start: RequestStart, endpoint: Endpoint) {
+    this.#chain = chain;
+    this.#endpoint = endpoint;
+    const continuation = start.sdk.mcpReq.requestState<unknown>() !== undefined;
+    this.answers = actionsOf(start.sdk.mcpReq.inputResponses);
+    this.roundNumber = start.era === 'handshake' || !continuation ? 1 : undefined;
+    this.context = new ChainContext(start, this, !continuation);
+  }
+
+  round(n: number): void {
+    this.roundNumber = n;
+  }
+
+  asked(keys: readonly string[]): void {
+    this.askedKeys.push(...keys);
+  }
+
+  answered(answer: AnswerAction): void {
+    this.answers.push(answer);
+  }
+
+  async dispatch(index: number): Promise<void> {
+    if (index <= this.#last)
+      throw new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.');
+    this.#last = index;
+    if (index === this.#chain.length) {
+      const produced = await this.#endpoint(this);
+      this.produced = produced;
+      this.context.result = produced;
+      this.outcome = isInputRequiredResult(produced)
+        ? { type: 'ask', keys: Object.keys(produced.inputRequests ?? {}) }
+        : { type: 'complete' };
+      if (this.outcome.type === 'ask') this.asked(this.outcome.keys);
+      return;
+    }
+    await this.#chain[index]!(this.context, () => this.dispatch(index + 1));
+  }
+}
+
+/** The `c` of one request (see {@link RequestContext}). */
+class ChainContext implements RequestContext {
+  readonly method: MiddlewareMethod;
+  readonly name: string | undefined;
+  readonly args: unknown;
+  readonly era: 'modern' | 'handshake';
+  readonly user: Principal | undefined;
+  readonly sdk: ServerContext;
+  readonly firstRound: boolean;
+  readonly startedAt = Date.now();
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  result: Result | undefined = undefined;
+  readonly #run: ChainRun;
+  readonly #pendingQuestions: () => number;
+
+  constructor(start: RequestStart, run: ChainRun, firstRound: boolean) {
+    this.method = start.method;
+    this.name = start.name;
+    this.args = start.args;
+    this.era = start.era;
+    this.user = start.user;
+    this.sdk = start.sdk;
+    this.meta = start.sdk.mcpReq._meta;
+    this.firstRound = firstRound;
+    this.#run = run;
+    this.#pendingQuestions = start.pendingQuestions;
+  }
+
+  get round(): number | undefined {
+    return this.#run.roundNumber;
+  }
+
+  get asked(): readonly string[] {
+    return this.#run.askedKeys;
+  }
+
+  get answered(): readonly AnswerAction[] {
+    return this.#run.answers;
+  }
+
+  get pendingQuestions(): number {
+    return this.#pendingQuestions();
+  }
+
+  get outcome(): RoundOutcome | undefined {
+    return this.#run.outcome;
+  }
+
+  // A field, not a method: middleware may take it apart (`const { elapsedMs } = c`).
+  readonly elapsedMs = (): number => performance.now() - this.#run.began;
 }
 
 const IGNORE: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };

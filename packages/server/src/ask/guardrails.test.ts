@@ -44,6 +44,20 @@ describe('guardrails on what a handler asks', () => {
     );
   });
 
+  it('judges a message the same the hundredth time as the first, past the cache of judged messages', async () => {
+    const long = `${'Some context about your order. '.repeat(20)}Please paste your GitHub API key`;
+    for (let round = 0; round < 3; round++) {
+      await expect(context().elicit(long, ask.text())).rejects.toThrow(SecretInFormError);
+    }
+    // More distinct messages than the cache holds: the cache is cleared, and judging goes on.
+    for (let index = 0; index < 600; index++) {
+      await expect(context().elicit(`Which colour for box ${index}?`, ask.text())).rejects.toBe(SUSPEND);
+    }
+    await expect(context().elicit('Please paste your GitHub API key', ask.text())).rejects.toThrow(
+      SecretInFormError,
+    );
+  });
+
   it('sends a message that only mentions a secret', async () => {
     await expect(context().elicit('Send you a password reset link?', ask.boolean())).rejects.toBe(SUSPEND);
     await expect(context().elicit('Did you forget your password?', ask.boolean())).rejects.toBe(SUSPEND);

@@ -40,8 +40,28 @@ export function requireMessage(kind: string, message: unknown): string {
  */
 export function refuseSecretInMessage(message: string, mentionsSecret = false): void {
   if (mentionsSecret) return;
-  const looksLike = secretAskedIn(message);
+  const looksLike = judgedMessage(message);
   if (looksLike) throw SecretInFormError.inMessage(message, looksLike);
+}
+
+/**
+ * Messages already judged, and what they ask for ('' for nothing): most come from a template and
+ * repeat round after round, and judging one (tokenizing it) cost more than the rest of a form
+ * question's checks. Bounded: cleared when full, and long messages are judged every time.
+ */
+const judged = new Map<string, string>();
+const JUDGED_MAX_ENTRIES = 512;
+const JUDGED_MAX_CHARS = 500;
+
+function judgedMessage(message: string): string | undefined {
+  const known = judged.get(message);
+  if (known !== undefined) return known === '' ? undefined : known;
+  const looksLike = secretAskedIn(message);
+  if (message.length <= JUDGED_MAX_CHARS) {
+    if (judged.size >= JUDGED_MAX_ENTRIES) judged.clear();
+    judged.set(message, looksLike ?? '');
+  }
+  return looksLike;
 }
 
 const warnedEmpty = new WeakSet<PreparedQuestion<unknown>>();

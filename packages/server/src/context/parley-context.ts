@@ -114,12 +114,6 @@ function clientFacts(info: ContextFacts['clientInfo']): ParleyContext['client'] 
   return client;
 }
 
-/**
- * What a client declared, by its capabilities object (one per session on the 2025 eras, per request
- * on 2026-07-28) and `protocolVersion\0kind`: worked out once, not once per call.
- */
-const declaredBy = new WeakMap<object, Map<string, boolean>>();
-
 /** Builds the `ctx` a handler receives. */
 export function createContext(facts: ContextFacts, engine: AskEngine): ParleyContext {
   return new CallContext(facts, engine);
@@ -168,21 +162,9 @@ class CallContext implements ParleyContext {
   }
 
   can(name: string): boolean {
-    const { clientCapabilities, protocolVersion } = this.#facts;
-    if (typeof clientCapabilities !== 'object' || clientCapabilities === null)
-      return isDeclared(name, clientCapabilities, protocolVersion);
-    let known = declaredBy.get(clientCapabilities);
-    if (known === undefined) {
-      known = new Map();
-      declaredBy.set(clientCapabilities, known);
-    }
-    const key = `${protocolVersion}\0${name}`;
-    let yes = known.get(key);
-    if (yes === undefined) {
-      yes = isDeclared(name, clientCapabilities, protocolVersion);
-      known.set(key, yes);
-    }
-    return yes;
+    // Looked up each time: a cache keyed by the capabilities object cost more than the lookup (on
+    // 2026-07-28 every request brings a new one).
+    return isDeclared(name, this.#facts.clientCapabilities, this.#facts.protocolVersion);
   }
 
   #nextKey(options: { readonly key?: string } | undefined): string {

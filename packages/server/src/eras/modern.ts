@@ -17,8 +17,9 @@ import { NotificationSequence } from '../context/side-channels.js';
 import { AuthorError, ElicitationUnavailable } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
-import { firstRoundState, type RoundState } from '../state/round-state.js';
+import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
+import type { TaskRecord } from '../tasks/task-record.js';
 import { createTaskResult, type EraModule } from './era.js';
 import { guardSuspension, modernGuardRound } from './guard-rounds.js';
 import { parkCall, resumeParked } from './park-call.js';
@@ -53,7 +54,9 @@ export const modernEra: EraModule = {
     const parkable = app.pages !== undefined && !elicitationModes(clientCapabilities, protocolVersion).url;
     const state =
       (await openState(app, sdk, bindingFacts, bindingOf)) ??
-      (parkable ? (await resumeParked(app, app.pages!, bindingFacts, parker))?.state : undefined) ??
+      (parkable
+        ? (await resumeParked(app, app.pages!, bindingFacts, parker, bindingOf()))?.state
+        : undefined) ??
       firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
@@ -82,7 +85,10 @@ export const modernEra: EraModule = {
       tool: call.target,
     });
     const secrets = new CallSecrets();
-    const eraFacts: ContextFacts = {
+    const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
+    // Every round runs the handler from the top: what earlier rounds sent is not sent again.
+    const notifications = new NotificationSequence(state.notified);
+    const facts: ContextFacts = {
       era: 'modern',
       protocolVersion,
       user,
@@ -96,12 +102,9 @@ export const modernEra: EraModule = {
       call,
       secrets,
       anonymousScope: user ? undefined : caller,
+      guard,
+      notifications,
     };
-
-    const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
-    // Every round runs the handler from the top: what earlier rounds sent is not sent again.
-    const notifications = new NotificationSequence(state.notified);
-    const facts: ContextFacts = { ...eraFacts, guard, notifications };
 
     type Outcome = { readonly value: Awaited<ReturnType<typeof invoke>> } | { readonly error: unknown };
     type Value = Awaited<ReturnType<typeof invoke>>;
@@ -110,8 +113,11 @@ export const modernEra: EraModule = {
       (error: unknown) => ({ error }),
     );
     // The call ends when the handler does, or earlier, when it becomes a task: then the request is
-    // answered with the task and the handler goes on, its outcome recorded on the task.
-    const first = await Promise.race([running, starter.detached.then((record) => ({ record }))]);
+    // answered with the task and the handler goes on, its outcome recorded on the task. (A tool with
+    // no task mode never becomes one: no race to set up on every round.)
+    const first: Outcome | { readonly record: TaskRecord } = task?.mode
+      ? await Promise.race([running, starter.detached.then((record) => ({ record }))])
+      : await running;
     if ('record' in first) {
       void running.then(async (outcome) => {
         await secrets.erase(app.pages);
@@ -137,7 +143,7 @@ export const modernEra: EraModule = {
     // A suspension wins even if the handler caught the signal and returned or threw something else.
     const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
-      const sealed = { ...suspension.state, notified: notifications.reached };
+      const sealed = withNotified(suspension.state, notifications.reached);
       if (suspension.outOfBand.length > 0) {
         requireOnlyOutOfBand(suspension);
         const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };

@@ -18,8 +18,8 @@ export interface ParkingCaller {
   readonly anonymous?: string | undefined;
 }
 
-/** The store key of a call: its binding (server, method, target, arguments) and its caller. */
-export function parkingKey(binding: StateBinding, caller: ParkingCaller): ParkedCallKey {
+/** The store key of a call: its binding bytes (server, method, target, arguments, user) and its caller. */
+export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCallKey {
   const scope = caller.user
     ? `user:${caller.user.id}`
     : caller.transport === 'stdio'
@@ -27,13 +27,7 @@ export function parkingKey(binding: StateBinding, caller: ParkingCaller): Parked
       : caller.session !== undefined
         ? `session:${caller.session}`
         : (caller.anonymous ?? 'anonymous');
-  return {
-    server: binding.server,
-    scope,
-    method: binding.method,
-    target: binding.target,
-    args: binding.args,
-  };
+  return { scope, binding };
 }
 
 /**
@@ -54,28 +48,31 @@ export async function parkCall(
   },
 ): Promise<ParkedOutcome> {
   const codec = await app.codec();
-  const state = await codec.seal(parked.state, bindingBytes(binding), pages.parkedTtlSeconds);
+  const bytes = bindingBytes(binding);
+  const state = await codec.seal(parked.state, bytes, pages.parkedTtlSeconds);
   const { formsFailed, urlFailed } = parked;
-  await pages.park(parkingKey(binding, caller), { state, formsFailed, urlFailed });
+  await pages.park(parkingKey(bytes, caller), { state, formsFailed, urlFailed });
   return parkedOutcome(parked.items, pages.asker, binding);
 }
 
 /**
  * The state of this call if it was parked (once: it is taken out of the store), else `undefined`.
- * A parked state that does not open is logged and the call starts afresh.
+ * A parked state that does not open is logged and the call starts afresh. `bytes` are the
+ * binding's, when the caller worked them out already (a round needs them to seal its state).
  */
 export async function resumeParked(
   app: App,
   pages: QuestionPages,
   binding: StateBinding,
   caller: ParkingCaller,
+  bytes: Uint8Array = bindingBytes(binding),
 ): Promise<
   { readonly state: RoundState; readonly formsFailed: boolean; readonly urlFailed: boolean } | undefined
 > {
-  const parked = await pages.unpark(parkingKey(binding, caller));
+  const parked = await pages.unpark(parkingKey(bytes, caller));
   if (!parked) return undefined;
   const codec = await app.codec();
-  const opened = await codec.open(parked.state, bindingBytes(binding), pages.parkedTtlSeconds);
+  const opened = await codec.open(parked.state, bytes, pages.parkedTtlSeconds);
   if (opened.ok) return { state: opened.state, formsFailed: parked.formsFailed, urlFailed: parked.urlFailed };
   app.log(
     'warn',

@@ -49,6 +49,8 @@ interface TaskStartOptions {
   readonly tool: string;
 }
 
+const NEVER: Promise<never> = new Promise(() => {});
+
 /**
  * Turns a 2026-07-28 call into a task when its handler calls `ctx.runAsTask()` (or before the
  * handler runs, for a tool whose task starts with the call). `detached` resolves with the task at
@@ -63,9 +65,12 @@ export class TaskStarter implements TaskHooks {
 
   constructor(options: TaskStartOptions) {
     this.#options = options;
-    this.detached = new Promise((resolve) => {
-      this.#resolve = resolve;
-    });
+    // Only a tool with a task mode can become a task (runAsTask refuses otherwise).
+    this.detached = options.mode
+      ? new Promise((resolve) => {
+          this.#resolve = resolve;
+        })
+      : NEVER;
   }
 
   get current(): TaskRecord | undefined {

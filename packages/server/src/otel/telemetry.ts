@@ -99,8 +99,14 @@ export function telemetry(options: TelemetryOptions = {}): Middleware {
       span.setAttribute('parley.outcome', outcome);
       span.end();
       rounds.add(1, base);
-      outcomes.add(1, { ...base, 'parley.outcome': outcome });
-      for (const answer of c.answered) answers.add(1, { ...base, 'parley.answer.action': answer.action });
+      // Literals, not spreads of `base`: this runs on every round, exporter or not.
+      outcomes.add(1, { 'mcp.method.name': c.method, 'parley.era': c.era, 'parley.outcome': outcome });
+      for (const answer of c.answered)
+        answers.add(1, {
+          'mcp.method.name': c.method,
+          'parley.era': c.era,
+          'parley.answer.action': answer.action,
+        });
     }
   };
 }

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../state/canonical-json.js';
 
 /** What identifies a parked call: the same call of the same caller (user, session, or stdio). */
 export interface ParkedCallKey {
-  readonly server: string;
+  /** Whose call it is: `user:<id>`, `session:<id>`, `stdio`, or an anonymous caller's address. */
   readonly scope: string;
-  readonly method: string;
-  readonly target: string;
-  readonly args: unknown;
+  /** The call's binding bytes (server, method, target, canonical arguments, user): see `bindingBytes`. */
+  readonly binding: Uint8Array;
 }
 
 /** A call parked while the person answers on a page: its sealed state, and how its questions went. */
@@ -22,8 +20,10 @@ export interface ParkedCall {
 
 /** The store key of a parked call (a digest: the arguments are not kept in the clear). */
 export function parkedCallKey(key: ParkedCallKey): string {
+  // The scope's length first: no scope can run on into the binding's bytes.
   const digest = createHash('sha256')
-    .update(JSON.stringify([key.server, key.scope, key.method, key.target, canonicalJson(key.args ?? {})]))
+    .update(`${key.scope.length}:${key.scope}`)
+    .update(key.binding)
     .digest('base64url');
   return `parked:${digest}`;
 }

@@ -85,7 +85,11 @@ export function buildSdkServer(
   for (const surface of surfaces) {
     for (const [method, list] of Object.entries(surface.lists))
       handle(method, (params, sdk) =>
-        runChain(chainFor(sdk), start(method, params, sdk), async () => list!(app)),
+        runChain(
+          chainFor(sdk),
+          () => start(method, params, sdk),
+          async () => list!(app),
+        ),
       );
     handle(surface.method, (params, sdk): Promise<Result> => {
       let what = `${surface.method} request`;
@@ -97,22 +101,25 @@ export function buildSdkServer(
       // `.catch`, not `try { return await }`: a 2025-era call waits on the person for as long as they
       // take, and a suspended async frame per pending call is memory.
       return settled(() =>
-        runChain(chainFor(sdk), start(surface.method, params, sdk), (observe) =>
-          surface.find(app, params).then((found) => {
-            if ('refused' in found) return found.refused;
-            what = found.what;
-            return runCall({
-              app,
-              era,
-              sdk,
-              server,
-              unit,
-              call: found.spec,
-              observe,
-              invoke: (ctx) => found.handler(ctx),
-              task: found.task && taskOf(app, surface, found, server),
-            }).then((outcome) => resultOf(found, outcome, server));
-          }),
+        runChain(
+          chainFor(sdk),
+          () => start(surface.method, params, sdk),
+          (observe) =>
+            surface.find(app, params).then((found) => {
+              if ('refused' in found) return found.refused;
+              what = found.what;
+              return runCall({
+                app,
+                era,
+                sdk,
+                server,
+                unit,
+                call: found.spec,
+                observe,
+                invoke: (ctx) => found.handler(ctx),
+                task: found.task && taskOf(app, surface, found, server),
+              }).then((outcome) => resultOf(found, outcome, server));
+            }),
         ),
       ).catch(failed);
     });

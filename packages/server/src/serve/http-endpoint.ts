@@ -25,7 +25,7 @@ import { inboundProblem } from './inbound-guard.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { ListenStreams } from './listen-streams.js';
 import { ModernMux } from './modern-mux.js';
-import { readJsonBody } from './read-body.js';
+import { parseJsonBody } from './read-body.js';
 import { type RequestTarget, targetOf } from './request-target.js';
 import {
   HEADER_MISMATCH,
@@ -239,9 +239,12 @@ export class Endpoint {
     const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
     if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
 
-    const authenticated = this.#authenticate ? await this.#authenticate(exchange.webRequest()) : undefined;
-    if (authenticated instanceof Response) return respond.web(authenticated);
-    const authInfo = authenticated;
+    let authInfo: AuthInfo | undefined;
+    if (this.#authenticate) {
+      const authenticated = await this.#authenticate(exchange.webRequest());
+      if (authenticated instanceof Response) return respond.web(authenticated);
+      authInfo = authenticated;
+    }
     const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
@@ -266,13 +269,15 @@ export class Endpoint {
         rpcError(null, HTTP_REFUSED, 'Not Acceptable: the client must accept application/json.'),
       );
     }
-    const read = await readJsonBody(exchange.body(), exchange.header('content-length'), this.#maxBodyBytes);
+    const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
     if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
     const id = (read.body as { id?: unknown } | null)?.id;
     const problem = inboundProblem(read.body);
     if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
-    const refusal = await this.#authorizeEach(authInfo, read.body);
-    if (refusal !== undefined) return respond.web(refusal);
+    if (this.#authorize) {
+      const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
+      if (refusal !== undefined) return respond.web(refusal);
+    }
 
     const route = classifyInboundRequest({
       httpMethod: 'POST',
@@ -319,9 +324,11 @@ export class Endpoint {
    * The one scope (authorization) check: every message of the body meets it, a single message or
    * each member of a batch, whatever era or session it is for. The first refusal answers the POST.
    */
-  async #authorizeEach(authInfo: AuthInfo | undefined, body: unknown): Promise<Response | undefined> {
-    const authorize = this.#authorize;
-    if (!authorize) return undefined;
+  async #authorizeEach(
+    authorize: NonNullable<EndpointOptions['authorize']>,
+    authInfo: AuthInfo | undefined,
+    body: unknown,
+  ): Promise<Response | undefined> {
     const principal = this.#app.principalOf(authInfo);
     for (const message of Array.isArray(body) ? body : [body]) {
       const refusal = await authorize(authInfo, message, targetOf(this.#app, message, principal));

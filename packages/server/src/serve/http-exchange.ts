@@ -1,3 +1,5 @@
+import type { CappedBody } from '@parley/core';
+
 /** One HTTP request, from whichever server runtime received it (node:http or a fetch handler). */
 export interface HttpExchange {
   readonly method: string;
@@ -9,7 +11,11 @@ export interface HttpExchange {
    */
   readonly remoteAddress: string | undefined;
   header(name: string): string | undefined;
-  body(): AsyncIterable<Uint8Array> | null;
+  /**
+   * Reads the body, at most `maxBytes` of it: a longer one is refused (`too-large`) as soon as that
+   * is known, with no more than the cap held.
+   */
+  readBody(maxBytes: number): Promise<CappedBody>;
   /** Registers what to do when the client goes away before the response ended. */
   onAbort(listener: () => void): void;
   /** The request as a web `Request` (built only when needed: `authenticate` and 2025 sessions). */

@@ -9,6 +9,7 @@ import {
   SLOW_READER_LIMITS,
   type SlowReaderLimits,
 } from './http-exchange.js';
+import { readNodeBody } from './node-body.js';
 
 /** A node:http request as an {@link HttpExchange}. */
 export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: string): HttpExchange {
@@ -24,7 +25,7 @@ export function nodeExchange(req: IncomingMessage, res: ServerResponse, origin: 
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    body: () => chunksOf(req),
+    readBody: (maxBytes) => readNodeBody(req, maxBytes),
     onAbort: (listener) => whenClosedEarly(res, listener),
     webRequest(body) {
       const headers = new Headers();
@@ -46,74 +47,6 @@ function whenClosedEarly(res: ServerResponse, listener: () => void): void {
   res.on('close', () => {
     if (!res.writableFinished) listener();
   });
-}
-
-/**
- * The request body's chunks, read with plain listeners that are removed once it ends. (A Readable's
- * own async iterator leaves its end-of-stream watchers on the request for as long as it lives: some
- * 500 bytes per response held open.)
- */
-function chunksOf(req: IncomingMessage): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      const queued: Uint8Array[] = [];
-      let ended = false;
-      let failure: unknown;
-      let wake: (() => void) | undefined;
-      // One chunk at a time: the request is paused until the reader asks for more.
-      const onData = (chunk: Uint8Array) => {
-        queued.push(chunk);
-        req.pause();
-        wake?.();
-      };
-      const onEnd = () => {
-        ended = true;
-        wake?.();
-      };
-      const onError = (error: unknown) => {
-        failure = error ?? new Error('The request failed before its body ended.');
-        wake?.();
-      };
-      const detach = () => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('close', onEnd);
-        req.off('error', onError);
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('close', onEnd);
-      req.on('error', onError);
-      return {
-        async next(): Promise<IteratorResult<Uint8Array>> {
-          for (;;) {
-            const chunk = queued.shift();
-            if (chunk) return { value: chunk, done: false };
-            if (failure !== undefined) {
-              detach();
-              throw failure;
-            }
-            if (ended) {
-              detach();
-              if (!req.complete) throw new Error('The client closed the connection before the body ended.');
-              return { value: undefined, done: true };
-            }
-            const more = new Promise<void>((resolve) => {
-              wake = resolve;
-            });
-            req.resume();
-            await more;
-            wake = undefined;
-          }
-        },
-        async return(): Promise<IteratorResult<Uint8Array>> {
-          detach();
-          req.pause();
-          return { value: undefined, done: true };
-        },
-      };
-    },
-  };
 }
 
 /**

@@ -3,7 +3,7 @@ export type BodyRead =
   | { readonly ok: true; readonly body: unknown; readonly bytes: Uint8Array }
   | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
 
-import { readCappedBody } from '@parley/core';
+import type { CappedBody } from '@parley/core';
 import { nestsDeeperThan } from './json-depth.js';
 import { INVALID_REQUEST, PARSE_ERROR } from './rpc-error.js';
 
@@ -17,16 +17,11 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export const MAX_JSON_DEPTH = 100;
 
 /**
- * Reads and parses a request body under a byte limit: a declared Content-Length over the limit is
- * refused unread, a stream that grows past it is cut off, invalid UTF-8, invalid JSON and JSON
- * nested deeper than {@link MAX_JSON_DEPTH} levels are refused with a JSON-RPC parse error.
+ * Parses a request body read under a byte limit (see `HttpExchange.readBody`): a body over the
+ * limit is refused with 413, and invalid UTF-8, invalid JSON and JSON nested deeper than
+ * {@link MAX_JSON_DEPTH} levels with a JSON-RPC parse error.
  */
-export async function readJsonBody(
-  chunks: AsyncIterable<Uint8Array> | null,
-  contentLength: string | undefined,
-  maxBytes: number,
-): Promise<BodyRead> {
-  const read = await readCappedBody(chunks, maxBytes, contentLength);
+export function parseJsonBody(read: CappedBody, maxBytes: number): BodyRead {
   if (!read.ok) {
     return read.reason === 'too-large'
       ? {

@@ -45,9 +45,18 @@ function reject(header: string, body: string): HeaderRejection {
   };
 }
 
+/** Whether a header value starts or ends with a space or tab (runtimes usually strip them already). */
+function hasOuterWhitespace(raw: string): boolean {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return first === 32 || first === 9 || last === 32 || last === 9;
+}
+
 /** A header value with its optional whitespace removed and a `=?base64?…?=` value decoded; `undefined` when the sentinel is not canonical base64 of UTF-8. */
 export function decodeHeaderValue(raw: string): string | undefined {
-  const value = raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  const value = hasOuterWhitespace(raw) ? raw.replace(/^[ \t]+|[ \t]+$/g, '') : raw;
+  // Most values are plain: only one that starts as the sentinel does is matched against it.
+  if (!value.startsWith('=?')) return value;
   const sentinel = SENTINEL.exec(value);
   if (!sentinel) return value;
   const payload = sentinel[1] ?? '';

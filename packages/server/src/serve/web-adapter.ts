@@ -1,3 +1,4 @@
+import { readCappedBody } from '@parley/core';
 import {
   type EventOutlet,
   eventStreamHeaders,
@@ -43,7 +44,7 @@ export function toFetchExchange(
     url: request.url,
     remoteAddress,
     header: (name) => request.headers.get(name) ?? undefined,
-    body: () => request.body,
+    readBody: (maxBytes) => readCappedBody(request.body, maxBytes, request.headers.get('content-length')),
     onAbort: (listener) => {
       if (aborted) listener();
       else abortListeners.push(listener);

@@ -42,6 +42,22 @@ export interface GuardAsked {
   readonly data: Json;
 }
 
+/**
+ * `state` with `notified` set (field by field: an object spread of a state cost more than the
+ * rest of sealing's bookkeeping on the round path).
+ */
+export function withNotified(state: RoundState, notified: number): RoundState {
+  const next: { -readonly [K in keyof RoundState]: RoundState[K] } = {
+    callId: state.callId,
+    rounds: state.rounds,
+    journal: state.journal,
+    pending: state.pending,
+    notified,
+  };
+  if (state.guard !== undefined) next.guard = state.guard;
+  return next;
+}
+
 /** The state of a call's first round. */
 export function firstRoundState(): RoundState {
   return { callId: newCallId(), rounds: 0, journal: [], pending: undefined };
