@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_KINDS } from './clients/kinds.js';
 import { type BenchConfig, parseConfig, USAGE } from './config.js';
+import { runLoad } from './load/run-load.js';
 import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
@@ -92,6 +93,13 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       progress(`(a) feature costs: parley against ${FEATURE_KINDS.join(', ')}`);
       const variants = [http.parley];
       for (const kind of FEATURE_KINDS) variants.push(await servers.start(kind, `${kind} (HTTP)`));
+      // Plain Parley has served all of (a) by now. A variant started now gets as long a warm-up at
+      // this shape, so what differs is the feature, not how warm the JIT is.
+      const warmMs = config.warmupMs + config.runs * config.runMs;
+      for (const variant of variants.slice(1)) {
+        progress(`  warming ${variant.kind} for ${(warmMs / 1000).toFixed(0)} s`);
+        await runLoad(variant, { ...FEATURE_SHAPE, durationMs: warmMs });
+      }
       const features = await measureFlows(variants, [FEATURE_SHAPE], config, progress);
       measured.features = features[shapeKey(FEATURE_SHAPE)];
     }
