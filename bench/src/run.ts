@@ -91,15 +91,15 @@ async function run(config: BenchConfig): Promise<BenchResults> {
 
     if (has('a')) {
       progress(`(a) feature costs: parley against ${FEATURE_KINDS.join(', ')}`);
-      const variants = [http.parley];
+      // Three fresh servers with the same history: plain Parley, the one that served all of (a) and
+      // (b), has seen flows of 1, 5 and 20 questions (its code is tuned for all three) and would be
+      // compared with variants that only ever saw this one shape.
+      const variants = [await servers.start('parley', 'parley, for feature costs (HTTP)')];
       for (const kind of FEATURE_KINDS) variants.push(await servers.start(kind, `${kind} (HTTP)`));
-      // Plain Parley has served all of (a) by now. A variant started now gets as long a warm-up at
-      // this shape, so what differs is the feature, not how warm the JIT is.
+      // Each is warmed at this shape for as long as the main servers ran it.
       const warmMs = config.warmupMs + config.runs * config.runMs;
-      for (const variant of variants.slice(1)) {
-        progress(`  warming ${variant.kind} for ${(warmMs / 1000).toFixed(0)} s`);
-        await runLoad(variant, { ...FEATURE_SHAPE, durationMs: warmMs });
-      }
+      progress(`  warming each for ${(warmMs / 1000).toFixed(0)} s`);
+      for (const variant of variants) await runLoad(variant, { ...FEATURE_SHAPE, durationMs: warmMs });
       const features = await measureFlows(variants, [FEATURE_SHAPE], config, progress);
       measured.features = features[shapeKey(FEATURE_SHAPE)];
     }

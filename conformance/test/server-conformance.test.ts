@@ -63,6 +63,9 @@ describe('conformance suite against Parley: everything each revision requires, a
     ],
   ] as const)(
     '--requirements %s',
+    // One retry: some of the suite's own checks read a response stream for only 500–1500 ms (SEP-2575's
+    // stream, log-level and subscription probes), which a machine shared with other work can miss.
+    { retry: 1, timeout: 600_000 },
     async (revision, mustPass) => {
       const checks = await runSuite(['server', '--url', server.url, '--requirements', revision], {}, 540_000);
       const notPassing = checks.filter((check) => !NEUTRAL.has(check.status));
@@ -70,7 +73,6 @@ describe('conformance suite against Parley: everything each revision requires, a
       const passed = new Set(checks.filter((check) => check.status === 'SUCCESS').map((check) => check.id));
       expect(mustPass.filter((id) => !passed.has(id))).toEqual([]);
     },
-    600_000,
   );
 });
 
@@ -88,7 +90,9 @@ describe('conformance suite against the raw official SDK', () => {
     ([scenario, specVersion]) =>
       [`${scenario}${specVersion ? ` @ ${specVersion}` : ''}`, scenario, specVersion] as const,
   );
-  it.concurrent.each(labelled)('%s', async (_label, scenario, specVersion) => {
+  // One retry, for the same short stream reads of the suite as above (server-stateless failed once so
+  // in a soak round on a machine loaded beyond two test runs).
+  it.concurrent.each(labelled)('%s', { retry: 1 }, async (_label, scenario, specVersion) => {
     const args: string[] = ['server', '--url', server.url, '--scenario', scenario as string];
     if (specVersion) args.push('--spec-version', specVersion);
     const checks = await runSuite(args);
