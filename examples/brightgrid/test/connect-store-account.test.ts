@@ -48,8 +48,15 @@ async function signIn(page: Page, user: string, password: string): Promise<void>
  * A host whose person consents to every URL and then does `visit` in the browser before saying
  * they have finished (or cancelling, when `visit` says so).
  */
+/**
+ * A host that opens each URL question's page with `visit`. `visited()` waits for every visit to end:
+ * the call can end before the browser is done (the server learns the outcome from the page's POST,
+ * while the browser still follows that POST's redirect), and the page must not be driven elsewhere
+ * meanwhile.
+ */
 function browserHost(visit: (url: string) => Promise<'finished' | 'cancel'>) {
   const urls: string[] = [];
+  const visits: Promise<unknown>[] = [];
   const ui: ElicitationUI = {
     modes: { form: true, url: true },
     async form() {
@@ -60,9 +67,13 @@ function browserHost(visit: (url: string) => Promise<'finished' | 'cancel'>) {
       expect(inspection.allowed).toBe(true);
       return { action: 'accept' };
     },
-    waitForUrl: (request) => visit(request.url),
+    waitForUrl: (request) => {
+      const visiting = visit(request.url);
+      visits.push(visiting);
+      return visiting;
+    },
   };
-  return { ui, urls };
+  return { ui, urls, visited: () => Promise.all(visits) };
 }
 
 function text(result: { content?: unknown }): string {
@@ -112,6 +123,7 @@ describe.each(['modern', 'handshake'] as const)('connect_store_account, %s era',
     expect(url.search).toBe('');
 
     // A link works once.
+    await host.visited();
     const again = await page.goto(host.urls[0]!);
     expect(again?.status()).toBe(410);
     // The store's front page shows the link.
@@ -131,6 +143,7 @@ describe.each(['modern', 'handshake'] as const)('connect_store_account, %s era',
     expect(text(await callConnect(era, host.ui))).toBe(
       'Store account not connected: you chose Deny on the store page.',
     );
+    await host.visited();
   });
 
   it('refuses the page to a browser signed in as another user, so a forwarded link is useless', async () => {
@@ -148,6 +161,7 @@ describe.each(['modern', 'handshake'] as const)('connect_store_account, %s era',
       (result) => text(result),
       (error: unknown) => error,
     );
+    await host.visited();
     expect(status).toBe(403);
     if (era === 'modern') {
       expect(outcome).toBe('Store account not connected: cancelled.');

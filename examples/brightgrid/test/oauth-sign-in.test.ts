@@ -43,9 +43,16 @@ function text(result: { content?: unknown }): string {
   return first?.text ?? '';
 }
 
-/** A host that consents to every URL and lets `visit` play the person in the browser. */
-function urlHost(visit: (url: string) => Promise<'finished' | 'cancel'>): ElicitationUI {
-  return {
+/**
+ * A host that consents to every URL and lets `visit` play the person in the browser. `visited()`
+ * waits for every visit to end: a call can end before its browser part does.
+ */
+function urlHost(visit: (url: string) => Promise<'finished' | 'cancel'>): {
+  ui: ElicitationUI;
+  visited: () => Promise<unknown>;
+} {
+  const visits: Promise<unknown>[] = [];
+  const ui: ElicitationUI = {
     modes: { form: true, url: true },
     async form() {
       throw new Error('no form expected');
@@ -53,8 +60,13 @@ function urlHost(visit: (url: string) => Promise<'finished' | 'cancel'>): Elicit
     async url() {
       return { action: 'accept' };
     },
-    waitForUrl: (request) => visit(request.url),
+    waitForUrl: (request) => {
+      const visiting = visit(request.url);
+      visits.push(visiting);
+      return visiting;
+    },
   };
+  return { ui, visited: () => Promise.all(visits) };
 }
 
 function rpc(token?: string) {
@@ -100,23 +112,25 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
       clientName: `Parley e2e ${era}`,
       authorize: signInInBrowser(page, REDIRECT, 'alice', 'wonderland'),
     });
+    const host = urlHost(async (url) => {
+      // The browser is signed in at Brightgrid ID already: the store's sign-in passes straight through.
+      await page.goto(url);
+      await page.getByRole('heading', { name: 'Connect your store account' }).waitFor();
+      expect(await page.textContent('main')).toContain('your Brightgrid account alice');
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.getByRole('heading', { name: 'Connected' }).waitFor();
+      return 'finished';
+    });
     const client = await connect(brightgrid.url, {
       era,
       fetch: session.fetch,
       clientInfo: { name: 'Brightgrid e2e host', version: '1.0.0' },
-      ui: urlHost(async (url) => {
-        // The browser is signed in at Brightgrid ID already: the store's sign-in passes straight through.
-        await page.goto(url);
-        await page.getByRole('heading', { name: 'Connect your store account' }).waitFor();
-        expect(await page.textContent('main')).toContain('your Brightgrid account alice');
-        await page.getByRole('button', { name: 'Allow' }).click();
-        await page.getByRole('heading', { name: 'Connected' }).waitFor();
-        return 'finished';
-      }),
+      ui: host.ui,
     });
     try {
       const result = await client.callTool('connect_store_account');
       expect(text(result)).toBe('Connected your Brightgrid store account alice (Alice Liddell).');
+      await host.visited();
     } finally {
       await client.close();
     }
@@ -135,20 +149,18 @@ describe.each(['modern', 'handshake'] as const)('%s era', (era) => {
       redirectUri: REDIRECT,
       authorize: signInWithPassword('alice', 'wonderland'),
     });
-    const client = await connect(brightgrid.url, {
-      era,
-      fetch: session.fetch,
-      ui: urlHost(async (url) => {
-        status = (await bobPage.goto(url))?.status();
-        expect(await bobPage.textContent('body')).toContain('This link is for another account');
-        return 'cancel';
-      }),
+    const host = urlHost(async (url) => {
+      status = (await bobPage.goto(url))?.status();
+      expect(await bobPage.textContent('body')).toContain('This link is for another account');
+      return 'cancel';
     });
+    const client = await connect(brightgrid.url, { era, fetch: session.fetch, ui: host.ui });
     try {
       await client.callTool('connect_store_account').catch(() => undefined);
     } finally {
       await client.close();
     }
+    await host.visited();
     expect(status).toBe(403);
   });
 });
