@@ -25,11 +25,7 @@ export async function readCappedBody(
   maxBytes: number,
   declaredLength?: string | null,
 ): Promise<CappedBody> {
-  const tooLarge = {
-    ok: false,
-    reason: 'too-large',
-    message: `The request body is larger than ${maxBytes} bytes; send a smaller one.`,
-  } as const;
+  const tooLarge = bodyTooLarge(maxBytes);
   if (declaredLength !== undefined && declaredLength !== null) {
     const declared = Number(declaredLength);
     if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
@@ -49,7 +45,7 @@ export async function readCappedBody(
       parts.push(value);
     }
   } catch {
-    return { ok: false, reason: 'unreadable', message: 'The request body could not be read to its end.' };
+    return BODY_UNREADABLE;
   }
   return { ok: true, bytes: parts.length === 1 ? parts[0]! : concat(parts, size) };
 }
@@ -63,3 +59,19 @@ function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
   }
   return bytes;
 }
+
+/** The refusal of a body over `maxBytes` (one wording for every reader of bodies). */
+export function bodyTooLarge(maxBytes: number): CappedBody {
+  return {
+    ok: false,
+    reason: 'too-large',
+    message: `The request body is larger than ${maxBytes} bytes; send a smaller one.`,
+  };
+}
+
+/** The refusal of a body that did not arrive whole. */
+export const BODY_UNREADABLE: CappedBody = {
+  ok: false,
+  reason: 'unreadable',
+  message: 'The request body could not be read to its end.',
+};

@@ -1,4 +1,4 @@
-export { type CappedBody, readCappedBody } from './capped-body.js';
+export { BODY_UNREADABLE, bodyTooLarge, type CappedBody, readCappedBody } from './capped-body.js';
 export {
   type HttpListenerOptions,
   type HttpServerLimits,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { CappedBody } from '@parley/core';
+import { BODY_UNREADABLE, bodyTooLarge, type CappedBody } from '@parley/core';
 
 /**
  * Reads a node:http request's body under a byte cap, with plain listeners that go once it is read:
@@ -10,7 +10,7 @@ import type { CappedBody } from '@parley/core';
  */
 export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<CappedBody> {
   const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+  if (declared !== undefined && Number(declared) > maxBytes) return Promise.resolve(bodyTooLarge(maxBytes));
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
@@ -26,7 +26,7 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ca
       if (size > maxBytes) {
         req.pause();
         parts.length = 0;
-        settle(tooLarge(maxBytes));
+        settle(bodyTooLarge(maxBytes));
         return;
       }
       parts.push(chunk);
@@ -35,26 +35,12 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Ca
       settle(
         req.complete
           ? { ok: true, bytes: parts.length === 1 ? parts[0]! : Buffer.concat(parts, size) }
-          : UNREADABLE,
+          : BODY_UNREADABLE,
       );
-    const onError = () => settle(UNREADABLE);
+    const onError = () => settle(BODY_UNREADABLE);
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('close', onEnd);
     req.on('error', onError);
   });
-}
-
-const UNREADABLE: CappedBody = {
-  ok: false,
-  reason: 'unreadable',
-  message: 'The request body could not be read to its end.',
-};
-
-function tooLarge(maxBytes: number): CappedBody {
-  return {
-    ok: false,
-    reason: 'too-large',
-    message: `The request body is larger than ${maxBytes} bytes; send a smaller one.`,
-  };
 }
