@@ -31,6 +31,26 @@ describe('KeyRing', () => {
     expect(await retired.open(token, aad)).toEqual({ ok: false, reason: 'unknown-key' });
   });
 
+  it('finds the key a token names among ids that share a prefix or a length, and no other', async () => {
+    const ids = ['k1', 'k10', 'k2', 'k'];
+    const sealers = await Promise.all(ids.map((id, i) => KeyRing.create([{ id, secret: secret(10 + i) }])));
+    const ring = await KeyRing.create(ids.map((id, i) => ({ id, secret: secret(10 + i) })));
+    for (const [i, sealer] of sealers.entries())
+      expect(await ring.open(await sealer.seal(enc.encode(ids[i]!), aad), aad)).toEqual({
+        ok: true,
+        plaintext: enc.encode(ids[i]!),
+        keyId: ids[i],
+      });
+    for (const stranger of ['k3', 'k11', 'K1', 'kk'])
+      expect(
+        await ring.open(
+          await (await KeyRing.create([{ id: stranger, secret: secret(10) }])).seal(enc.encode('x'), aad),
+          aad,
+        ),
+        stranger,
+      ).toEqual({ ok: false, reason: 'unknown-key' });
+  });
+
   it('refuses a token presented with other associated data', async () => {
     const ring = await KeyRing.create([{ id: 'k', secret: secret(7) }]);
     const token = await ring.seal(enc.encode('x'), aad);

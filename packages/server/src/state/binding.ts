@@ -11,8 +11,6 @@ export interface StateBinding {
   readonly principal: string | undefined;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * The associated data a state is sealed with. It is not stored in the token: a state presented
  * with another server, method, target, arguments or user simply fails to authenticate.
@@ -27,5 +25,6 @@ export function bindingBytes(binding: StateBinding): Uint8Array {
     binding.principal ?? '',
   ];
   // JSON-encoding the list keeps the parts unambiguous whatever characters they contain.
-  return encoder.encode(JSON.stringify(parts));
+  // Buffer.from: the same UTF-8 bytes as TextEncoder, faster at this size.
+  return Buffer.from(JSON.stringify(parts), 'utf8');
 }
