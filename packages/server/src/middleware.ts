@@ -130,24 +130,13 @@ export function runChain(
   return chain.length === 0 ? endpoint(IGNORE) : runMiddleware(chain, start(), endpoint);
 }
 
-async function runMiddleware(
+function runMiddleware(
   chain: readonly Middleware[],
   start: RequestStart,
   endpoint: Endpoint,
 ): Promise<Result> {
   const run = new ChainRun(chain, start, endpoint);
-  await run.dispatch(0);
-  const result = run.context.result;
-  if (result === undefined)
-    throw new AuthorError(
-      'The middleware chain ended without a result: a middleware returned without calling next() or setting c.result.',
-    );
-  if (isInputRequiredResult(result) && result !== run.produced)
-    throw new AuthorError(
-      'A middleware answered with an InputRequiredResult this round did not produce (a cached question?). A ' +
-        'question carries a state sealed for its own round: cache only results whose c.outcome.type is "complete".',
-    );
-  return result;
+  return run.dispatch(0).then(() => run.finish());
 }
 
 /**
@@ -159,18 +148,20 @@ class ChainRun implements RoundObserver {
   readonly began = performance.now();
   roundNumber: number | undefined;
   readonly askedKeys: string[] = [];
-  readonly answers: AnswerAction[];
   outcome: RoundOutcome | undefined;
   produced: Result | undefined;
   #last = -1;
+  /** Read from the request when first asked for (most middleware never does). */
+  #answers: AnswerAction[] | undefined;
   readonly #chain: readonly Middleware[];
   readonly #endpoint: Endpoint;
+  readonly #sdk: ServerContext;
 
   constructor(chain: readonly Middleware[], start: RequestStart, endpoint: Endpoint) {
     this.#chain = chain;
     this.#endpoint = endpoint;
+    this.#sdk = start.sdk;
     const continuation = start.sdk.mcpReq.requestState<unknown>() !== undefined;
-    this.answers = actionsOf(start.sdk.mcpReq.inputResponses);
     this.roundNumber = start.era === 'handshake' || !continuation ? 1 : undefined;
     this.context = new ChainContext(start, this, !continuation);
   }
@@ -187,23 +178,54 @@ class ChainRun implements RoundObserver {
     this.answers.push(answer);
   }
 
-  async dispatch(index: number): Promise<void> {
+  get answers(): AnswerAction[] {
+    this.#answers ??= actionsOf(this.#sdk.mcpReq.inputResponses);
+    return this.#answers;
+  }
+
+  /** Runs middleware `index` (or the endpoint past the last); plain promises, no async frame per level. */
+  dispatch(index: number): Promise<void> {
     if (index <= this.#last)
-      throw new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.');
+      return Promise.reject(
+        new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.'),
+      );
     this.#last = index;
-    if (index === this.#chain.length) {
-      const produced = await this.#endpoint(this);
-      this.produced = produced;
-      this.context.result = produced;
-      this.outcome = isInputRequiredResult(produced)
-        ? { type: 'ask', keys: Object.keys(produced.inputRequests ?? {}) }
-        : { type: 'complete' };
-      if (this.outcome.type === 'ask') this.asked(this.outcome.keys);
-      return;
+    if (index === this.#chain.length)
+      return this.#endpoint(this).then((produced) => this.#produced(produced));
+    try {
+      return Promise.resolve(this.#chain[index]!(this.context, () => this.dispatch(index + 1)));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    await this.#chain[index]!(this.context, () => this.dispatch(index + 1));
+  }
+
+  #produced(produced: Result): void {
+    this.produced = produced;
+    this.context.result = produced;
+    if (isInputRequiredResult(produced)) {
+      const keys = Object.keys(produced.inputRequests ?? {});
+      this.outcome = { type: 'ask', keys };
+      this.asked(keys);
+    } else this.outcome = COMPLETE;
+  }
+
+  /** The request's result once the chain has run, or the author's mistake that left it without one. */
+  finish(): Result {
+    const result = this.context.result;
+    if (result === undefined)
+      throw new AuthorError(
+        'The middleware chain ended without a result: a middleware returned without calling next() or setting c.result.',
+      );
+    if (isInputRequiredResult(result) && result !== this.produced)
+      throw new AuthorError(
+        'A middleware answered with an InputRequiredResult this round did not produce (a cached question?). A ' +
+          'question carries a state sealed for its own round: cache only results whose c.outcome.type is "complete".',
+      );
+    return result;
   }
 }
+
+const COMPLETE: RoundOutcome = { type: 'complete' };
 
 /** The `c` of one request (see {@link RequestContext}). */
 class ChainContext implements RequestContext {
@@ -253,8 +275,11 @@ class ChainContext implements RequestContext {
     return this.#run.outcome;
   }
 
-  // A field, not a method: middleware may take it apart (`const { elapsedMs } = c`).
-  readonly elapsedMs = (): number => performance.now() - this.#run.began;
+  // A function made when read, not a method: middleware may take it apart (`const { elapsedMs } = c`).
+  get elapsedMs(): () => number {
+    const began = this.#run.began;
+    return () => performance.now() - began;
+  }
 }
 
 const IGNORE: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };

@@ -201,3 +201,55 @@ describe('server.use() middleware', () => {
     ]);
   });
 });
+
+describe('server.use() mistakes and timing', () => {
+  const timings: { startedAt: number; elapsed: number; later: number }[] = [];
+  let served: InProcess;
+
+  beforeAll(async () => {
+    const server = createServer({ name: 'middleware-mistakes', version: '1.0.0', log: () => {} });
+    server.use(async (c, next) => {
+      const { elapsedMs, startedAt } = c;
+      await next();
+      const elapsed = elapsedMs();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      timings.push({ startedAt, elapsed, later: elapsedMs() });
+    });
+    server.use(async (c, next) => {
+      if (c.name === 'next_twice') {
+        await next();
+        await next();
+      } else if (c.name !== 'no_result') await next();
+    });
+    server.tool('next_twice', {}, async () => 'once');
+    server.tool('no_result', {}, async () => 'never');
+    server.tool('fine', {}, async () => 'fine');
+    served = await serveInProcess(server);
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  it('tells the author who called next() twice, or returned without a result, what to do', async () => {
+    const twice = toolResultOf(await callTool(served.wire, 'next_twice', {}));
+    expect(twice.isError).toBe(true);
+    expect(twice.text).toContain(
+      'A middleware called next() twice; call it once (await next()) or not at all.',
+    );
+    const none = toolResultOf(await callTool(served.wire, 'no_result', {}));
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain('The middleware chain ended without a result');
+    expect(toolResultOf(await callTool(served.wire, 'fine', {})).text).toBe('fine');
+  });
+
+  it('gives each request its start and a clock that keeps running, even taken apart', async () => {
+    timings.length = 0;
+    const before = Date.now();
+    toolResultOf(await callTool(served.wire, 'fine', {}));
+    await expect.poll(() => timings.length).toBe(1);
+    const [timing] = timings;
+    expect(timing!.startedAt).toBeGreaterThanOrEqual(before);
+    expect(timing!.elapsed).toBeGreaterThanOrEqual(0);
+    expect(timing!.later).toBeGreaterThanOrEqual(timing!.elapsed + 15);
+  });
+});
