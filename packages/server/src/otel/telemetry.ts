@@ -89,14 +89,19 @@ export function telemetry(options: TelemetryOptions = {}): Middleware {
       outcome = c.outcome?.type ?? 'complete';
     } catch (error) {
       if (isStateRejection(error)) rejections.add(1, base);
-      const type = error instanceof Error ? error.name : typeof error;
-      span.setAttribute('error.type', type);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+      if (span.isRecording()) {
+        const type = error instanceof Error ? error.name : typeof error;
+        span.setAttribute('error.type', type);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+      }
       throw error;
     } finally {
-      if (c.round !== undefined) span.setAttribute('parley.round', c.round);
-      if (c.asked.length > 0) span.setAttribute('parley.question.keys', [...c.asked]);
-      span.setAttribute('parley.outcome', outcome);
+      // A span nobody records (no SDK, or sampled out) takes no attributes: skip building them.
+      if (span.isRecording()) {
+        if (c.round !== undefined) span.setAttribute('parley.round', c.round);
+        if (c.asked.length > 0) span.setAttribute('parley.question.keys', [...c.asked]);
+        span.setAttribute('parley.outcome', outcome);
+      }
       span.end();
       rounds.add(1, base);
       // Literals, not spreads of `base`: this runs on every round, exporter or not.
