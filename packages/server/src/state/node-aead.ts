@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { AeadBackend } from '@parley/core/seal';
+import { BASE64URL_ALPHABET } from './base64url-alphabet.js';
 import { randomBytesPooled } from './random-pool.js';
 
 const TAG_BYTES = 16;
@@ -47,7 +48,6 @@ export const nodeAead: AeadBackend<Buffer> = {
 };
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
  * One spelling per token: unpadded base64url whose length leaves a partial group (2 or 3 chars)
@@ -58,6 +58,6 @@ function canonicalEnd(text: string): boolean {
   const rest = text.length % 4;
   if (rest === 0) return true;
   if (rest === 1) return false;
-  const last = ALPHABET.indexOf(text[text.length - 1]!);
+  const last = BASE64URL_ALPHABET.indexOf(text[text.length - 1]!);
   return (last & (rest === 2 ? 0x0f : 0x03)) === 0;
 }

@@ -1,4 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { BASE64URL_ALPHABET as ALPHABET } from './base64url-alphabet.js';
 import type { GuardAsked, JournalEntry, Json, PendingAsk, RoundState } from './round-state.js';
 
 /**
@@ -116,7 +117,6 @@ export function decodePayload(
   };
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const SEXTET = new Int8Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) SEXTET[ALPHABET.charCodeAt(i)] = i;
 
