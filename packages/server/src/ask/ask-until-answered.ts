@@ -28,6 +28,11 @@ export interface WaitingAsk {
   readonly fallback?:
     | ((item: AskItem, kind: QuestionKind, error: unknown) => Promise<ItemResult> | undefined)
     | undefined;
+  /**
+   * Keeps the question's result under the `fingerprint` askUntilAnswered was given (the 2025
+   * engine's journal, so a call parked later can be resumed); called once, with the item asked.
+   */
+  readonly keep?: ((fingerprint: number, item: AskItem, result: ItemResult) => void) | undefined;
 }
 
 /**
@@ -36,11 +41,13 @@ export interface WaitingAsk {
  * it did not settle.
  *
  * A chain of promises rather than an `await` loop: while the person answers, a question holds one
- * `.then` of the reply, not a suspended async frame with all its registers.
+ * `.then` of the reply, not a suspended async frame with all its registers. Given a `fingerprint`,
+ * the result is kept with `how.keep` as it comes, rather than by a `.then` of the caller's: one
+ * promise link fewer per pending question.
  */
-export function askUntilAnswered(item: AskItem, how: WaitingAsk): Promise<ItemResult> {
+export function askUntilAnswered(item: AskItem, how: WaitingAsk, fingerprint?: number): Promise<ItemResult> {
   try {
-    return put(item, how, kindOf(item), 0, undefined);
+    return put(item, how, kindOf(item), 0, undefined, fingerprint);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -53,19 +60,23 @@ function put(
   kind: QuestionKind,
   tries: number,
   reason: string | undefined,
+  fingerprint: number | undefined,
 ): Promise<ItemResult> {
   // One `.then` per question sent, its two handlers sharing one context: all of it is held for as
   // long as the person takes to answer.
   return how.send(kind, item, questionMessage(item, reason)).then(
     (reply) => {
       how.replied?.();
-      return check(item, how, kind, tries, reply);
+      return check(item, how, kind, tries, reply, fingerprint);
     },
     (error: unknown) => {
       const failure = how.failed ? how.failed(kind, error) : error;
       const instead = how.fallback?.(item, kind, error);
       if (!instead) throw failure;
-      return instead;
+      // Answered another way (a page): kept as the question asked here.
+      return fingerprint === undefined
+        ? instead
+        : instead.then((result) => kept(item, how, fingerprint, result));
     },
   );
 }
@@ -77,19 +88,35 @@ function check(
   kind: QuestionKind,
   tries: number,
   reply: unknown,
+  fingerprint: number | undefined,
 ): ItemResult | Promise<ItemResult> {
   const checked = kind.check(item, reply);
   if (checked.status === 'ok') {
     const action = (checked.result as { action?: unknown } | null)?.action;
     if (action === 'accept' || action === 'decline' || action === 'cancel') how.onAnswer?.(item.key, action);
-    if (!kind.settle) return checked.result;
+    if (!kind.settle) return kept(item, how, fingerprint, checked.result);
     return kind
       .settle(item, checked.result, (flow) => how.waitForFlow(flow))
-      .then((settled) => (settled !== undefined ? settled : put(item, how, kind, tries, undefined)));
+      .then((settled) =>
+        settled !== undefined
+          ? kept(item, how, fingerprint, settled)
+          : put(item, how, kind, tries, undefined, fingerprint),
+      );
   }
   if (checked.status === 'malformed') throw how.malformed(item, kind, checked.problem);
   const failed = tries + 1;
   if (failed >= how.maxTries) throw new TooManyInvalidAnswersError(failed, checked.reason);
   how.beforeAskingAgain?.();
-  return put(item, how, kind, failed, checked.reason);
+  return put(item, how, kind, failed, checked.reason, fingerprint);
+}
+
+/** The question's result, kept first when it has a fingerprint to be kept under. */
+function kept(
+  item: AskItem,
+  how: WaitingAsk,
+  fingerprint: number | undefined,
+  result: ItemResult,
+): ItemResult {
+  if (fingerprint !== undefined) how.keep?.(fingerprint, item, result);
+  return result;
 }

@@ -165,10 +165,9 @@ export class PushEngine implements WaitingAsk {
     } catch (error) {
       return Promise.reject(error);
     }
-    return this.#askOne(item).then((result) => {
-      this.#journal.push(point.fingerprint, kindOf(item).encode(item, result));
-      return result;
-    });
+    // Journaled as it is answered (askUntilAnswered keeps it), with no `.then` of its own here: a
+    // pending question holds one promise link fewer.
+    return this.#askOne(item, point.fingerprint);
   }
 
   /** `AskEngine`: the fingerprint the journal replays next. */
@@ -194,19 +193,28 @@ export class PushEngine implements WaitingAsk {
     return Promise.all(point.items.map((item) => kindOf(item).decode(item, record[item.key] ?? null)));
   }
 
-  #askOne(item: AskItem): Promise<ItemResult> {
+  /** One question; given its point's `fingerprint`, its result is journaled (see {@link PushEngine.keep}). */
+  #askOne(item: AskItem, fingerprint?: number): Promise<ItemResult> {
     const kind = kindOf(item);
-    if (kind.outOfBand?.(item)) return this.#lookOutOfBand(item, kind);
+    if (kind.outOfBand?.(item)) return this.#lookOutOfBand(item, kind, fingerprint);
     this.#call.observe?.asked([item.key]);
     // The watch waits until a flow settles, so "not settled" cannot come back here; if a kind ever
     // returns it, the question is asked again, as on 2026-07-28.
-    return askUntilAnswered(item, this);
+    return askUntilAnswered(item, this, fingerprint);
+  }
+
+  /** `WaitingAsk`: journals a single question's result under its point's fingerprint. */
+  keep(fingerprint: number, item: AskItem, result: ItemResult): void {
+    this.#journal.push(fingerprint, kindOf(item).encode(item, result));
   }
 
   /** An item answered by a link in the result: answered by now, or the call parks. */
-  async #lookOutOfBand(item: AskItem, kind: QuestionKind): Promise<ItemResult> {
+  async #lookOutOfBand(item: AskItem, kind: QuestionKind, fingerprint?: number): Promise<ItemResult> {
     const settled = await kind.settle!(item, { action: 'accept' }, lookOnce);
-    if (settled !== undefined) return settled;
+    if (settled !== undefined) {
+      if (fingerprint !== undefined) this.keep(fingerprint, item, settled);
+      return settled;
+    }
     this.#parked = [...(this.#parked ?? []), item];
     throw PARK;
   }
