@@ -13,6 +13,12 @@ export interface CallSpec {
   readonly args: unknown;
 }
 
+/** What runs a call's handler. */
+export interface CallHandler<R> {
+  /** Runs the handler with this `ctx`; never throws, a failure is a rejection. */
+  handler(ctx: ParleyContext): Promise<R>;
+}
+
 /** One request's call, as the dispatcher hands it to the module of its protocol era. */
 export interface EraCall<R> {
   readonly app: App;
@@ -29,8 +35,11 @@ export interface EraCall<R> {
   readonly transport: 'stdio' | 'http';
   /** Told the round's number once it is known, and the keys of the questions sent (middleware facts). */
   readonly observe?: RoundObserver | undefined;
-  /** Runs the handler with the `ctx` the era built. */
-  readonly invoke: (ctx: ParleyContext) => Promise<R>;
+  /**
+   * Runs the handler with the `ctx` the era built: `runs.handler(ctx)` (the call found, rather than a
+   * closure around it: a 2025-era call keeps this while the person answers).
+   */
+  readonly runs: CallHandler<R>;
   /** For a tool that may run as a task: how, and what to do with the task's outcome. */
   readonly task?: TaskCall<R> | undefined;
 }

@@ -180,7 +180,7 @@ function runRound<R>(
 ): Promise<R> {
   let running: Promise<unknown>;
   try {
-    running = call.invoke(createContext(facts, engine));
+    running = call.runs.handler(createContext(facts, engine));
   } catch (error) {
     return ended(call, engine, first, { error });
   }

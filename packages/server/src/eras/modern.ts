@@ -32,7 +32,7 @@ import { EngineSwitch, TaskStarter } from './task-start.js';
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, caller, transport, invoke, observe, task }) {
+  async run({ app, sdk, call, user, caller, transport, runs, observe, task }) {
     const bindingFacts: StateBinding = {
       server: app.info.name,
       method: call.method,
@@ -106,9 +106,9 @@ export const modernEra: EraModule = {
       notifications,
     };
 
-    type Outcome = { readonly value: Awaited<ReturnType<typeof invoke>> } | { readonly error: unknown };
-    type Value = Awaited<ReturnType<typeof invoke>>;
-    const running: Promise<Outcome> = invoke(createContext(facts, engine)).then(
+    type Outcome = { readonly value: Awaited<ReturnType<typeof runs.handler>> } | { readonly error: unknown };
+    type Value = Awaited<ReturnType<typeof runs.handler>>;
+    const running: Promise<Outcome> = runs.handler(createContext(facts, engine)).then(
       (value) => ({ value: value as Value }),
       (error: unknown) => ({ error }),
     );

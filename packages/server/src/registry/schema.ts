@@ -1,4 +1,4 @@
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 
 /** A schema for tool input, tool output or prompt arguments: zod v4, or any Standard Schema with JSON Schema output. */
 export type ArgsSchema = StandardSchemaWithJSON;
@@ -24,13 +24,25 @@ export function toJsonSchema(
   return Object.freeze(json);
 }
 
+/** What checking arguments against a schema found. */
+export type ArgsCheck = { ok: true; value: unknown } | { ok: false; message: string };
+
 /** Validates arguments; the message lists every issue with its path. */
-export async function validateArgs(
-  schema: ArgsSchema | undefined,
-  args: unknown,
-): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+export async function validateArgs(schema: ArgsSchema | undefined, args: unknown): Promise<ArgsCheck> {
+  return checkArgs(schema, args);
+}
+
+/**
+ * {@link validateArgs} without a promise when the schema answers at once (most do; one with
+ * asynchronous refinements answers with a promise, and so does this).
+ */
+export function checkArgs(schema: ArgsSchema | undefined, args: unknown): ArgsCheck | Promise<ArgsCheck> {
   if (!schema) return { ok: true, value: args ?? {} };
-  const result = await schema['~standard'].validate(args ?? {});
+  const result = schema['~standard'].validate(args ?? {});
+  return 'then' in result ? Promise.resolve(result).then(checkOf) : checkOf(result);
+}
+
+function checkOf(result: StandardSchemaV1.Result<unknown>): ArgsCheck {
   if (!result.issues) return { ok: true, value: result.value };
   const issues = result.issues.map((issue) => {
     const path = (issue.path ?? [])

@@ -55,7 +55,7 @@ export function runCall<R>(options: RunCallOptions<R>): Promise<R | InputRequire
     caller: unit.callerOf?.(sdk) ?? callerKey(user?.id, undefined),
     transport: unit.transport,
     observe: options.observe,
-    invoke: options.invoke,
+    runs: options.runs,
     task: options.task,
   });
 }

@@ -12,7 +12,7 @@ import { isCreateTaskResult, type TaskCall } from '../eras/era.js';
 import { isParkedOutcome } from '../eras/parked.js';
 import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
-import { type MiddlewareMethod, type RequestStart, runChain } from '../middleware.js';
+import { type MiddlewareMethod, type RequestStart, type RoundObserver, runChain } from '../middleware.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
 import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
@@ -63,6 +63,7 @@ export function buildSdkServer(
   if (capabilities.completions) handle('completion/complete', (params) => complete(app, params));
   if (era === 'legacy') followChanges(app, server, handle);
 
+  const serving: Serving = { app, era, server, unit };
   const chainFor = (sdk: ServerContext) => (unit.internal?.(sdk) ? [] : app.middleware);
   /** The facts middleware gets about a request before it runs. */
   const start = (method: string, params: unknown, sdk: ServerContext): RequestStart => {
@@ -92,39 +93,86 @@ export function buildSdkServer(
         ),
       );
     handle(surface.method, (params, sdk): Promise<Result> => {
-      let what = `${surface.method} request`;
+      let found: FoundCall | undefined;
       /** The one error policy: a ProtocolError stays one, anything else becomes the surface's failure. */
       const failed = (error: unknown): Result => {
         if (error instanceof ProtocolError) throw error;
-        return surface.fail(report(app, error, what), error);
+        return surface.fail(report(app, error, found?.what ?? `${surface.method} request`), error);
       };
-      // `.catch`, not `try { return await }`: a 2025-era call waits on the person for as long as they
-      // take, and a suspended async frame per pending call is memory.
-      return settled(() =>
+      const chain = chainFor(sdk);
+      // No middleware: the error policy goes on the call's own `.then` (and on the lookup's), so a
+      // 2025-era call waiting on its person holds no `.catch` link around it (nor an `async` frame).
+      // Middleware can fail too, outside the call: then the policy wraps the whole chain.
+      const policy = chain.length === 0 ? failed : undefined;
+      const served = settled(() =>
         runChain(
-          chainFor(sdk),
+          chain,
           () => start(surface.method, params, sdk),
-          (observe) =>
-            surface.find(app, params).then((found) => {
-              if ('refused' in found) return found.refused;
-              what = found.what;
-              return runCall({
-                app,
-                era,
-                sdk,
-                server,
-                unit,
-                call: found.spec,
-                observe,
-                invoke: (ctx) => found.handler(ctx),
-                task: found.task && taskOf(app, surface, found, server),
-              }).then((outcome) => resultOf(found, outcome, server));
-            }),
+          (observe) => {
+            let lookup: ReturnType<typeof surface.find>;
+            try {
+              lookup = surface.find(app, params);
+            } catch (error) {
+              return failing(error, policy);
+            }
+            const run = (one: FoundCall | { readonly refused: Result }): Promise<Result> => {
+              if ('refused' in one) return Promise.resolve(one.refused);
+              found = one;
+              return runFound(serving, surface, sdk, one, observe, policy);
+            };
+            return lookup instanceof Promise ? lookup.then(run, policy) : run(lookup);
+          },
         ),
-      ).catch(failed);
+      );
+      return policy ? served : served.catch(failed);
     });
   }
   return server;
+}
+
+/** The serving unit's side of every call: the same for each request of the unit. */
+interface Serving {
+  readonly app: App;
+  readonly era: ServingEra;
+  readonly server: Server;
+  readonly unit: ServingUnit;
+}
+
+/**
+ * Runs the call found, with a `policy`: every failure of it goes through the policy. A module
+ * function, not a closure in the request handler: a 2025-era call keeps what its `.then` holds
+ * (`found`, the server, the policy) while the person answers, and nothing more.
+ */
+function runFound(
+  { app, era, server, unit }: Serving,
+  surface: Surface,
+  sdk: ServerContext,
+  found: FoundCall,
+  observe: RoundObserver,
+  policy: ((error: unknown) => Result) | undefined,
+): Promise<Result> {
+  let running: Promise<unknown>;
+  try {
+    running = runCall({
+      app,
+      era,
+      sdk,
+      server,
+      unit,
+      call: found.spec,
+      observe,
+      runs: found,
+      task: found.task && taskOf(app, surface, found, server),
+    });
+  } catch (error) {
+    return failing(error, policy);
+  }
+  return running.then(
+    policy
+      ? (outcome) => guarded(() => resultOf(found, outcome, server), policy)
+      : (outcome) => resultOf(found, outcome, server),
+    policy,
+  );
 }
 
 /** What a call's outcome answers the request with. */
@@ -157,6 +205,29 @@ function taskOf(app: App, surface: Surface, found: FoundCall, server: Server): T
       }
     },
   };
+}
+
+/** What `run()` gives; with a `policy`, its failure (thrown, or its promise's) goes through the policy. */
+function guarded(
+  run: () => Result | Promise<Result>,
+  policy: (error: unknown) => Result,
+): Result | Promise<Result> {
+  try {
+    const result = run();
+    return result instanceof Promise ? result.catch(policy) : result;
+  } catch (error) {
+    return policy(error);
+  }
+}
+
+/** A failure as the call's promise: through the `policy` when there is one, as `.catch(policy)` would. */
+function failing(error: unknown, policy: ((error: unknown) => Result) | undefined): Promise<Result> {
+  if (!policy) return Promise.reject(error);
+  try {
+    return Promise.resolve(policy(error));
+  } catch (thrown) {
+    return Promise.reject(thrown);
+  }
 }
 
 /** `run()`'s promise, or a rejection when it throws before it has one (as an async function would). */

@@ -12,10 +12,13 @@ import type { CallSpec } from '../eras/era.js';
 import type { ParkedOutcome } from '../eras/parked.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { PAGES_META } from '../pages/page-types.js';
-import { validateArgs } from '../registry/schema.js';
+import { type ArgsCheck, checkArgs, validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
 import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
+
+/** What a request calls, or the result that answers it without a call. */
+export type FoundOrRefused = FoundCall | { readonly refused: Result };
 
 /** The request that runs a handler of a surface. */
 export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -48,10 +51,12 @@ export interface Surface<M extends CallMethod = CallMethod> {
   readonly lists: Readonly<Partial<Record<keyof RequestTypeMap, (app: App) => Result>>>;
   readonly method: M;
   /**
-   * Finds what the request calls and checks its arguments. Throws a ProtocolError for a request
-   * that cannot be served, or returns `{ refused }`, a result that answers it without a call.
+   * Finds what the request calls and checks its arguments. Throws (or rejects with) a ProtocolError
+   * for a request that cannot be served, or returns `{ refused }`, a result that answers it without
+   * a call. A promise only when it has to wait (an asynchronous schema): a 2025-era call keeps every
+   * link of its chain while its person answers.
    */
-  find(app: App, params: RequestTypeMap[M]['params']): Promise<FoundCall | { readonly refused: Result }>;
+  find(app: App, params: RequestTypeMap[M]['params']): FoundOrRefused | Promise<FoundOrRefused>;
   /** The shape of a failed call, given what the caller may read: a result, or a thrown JSON-RPC error. */
   fail(message: string, error: unknown): Result;
 }
@@ -61,7 +66,7 @@ const tools: Surface<'tools/call'> = {
   present: (app) => app.tools.size > 0,
   lists: { 'tools/list': (app) => ({ tools: app.tools.list() }) },
   method: 'tools/call',
-  async find(app, params) {
+  find(app, params) {
     const { name } = params;
     const args = params.arguments ?? {};
     const tool = app.tools.get(name);
@@ -70,14 +75,21 @@ const tools: Surface<'tools/call'> = {
         ProtocolErrorCode.InvalidParams,
         `Unknown tool '${name}'; call tools/list to see the tools.`,
       );
-    const validated = await validateArgs(tool.input, args);
-    if (!validated.ok)
-      return { refused: toolError(`Invalid arguments for tool ${name}: ${validated.message}`) };
-    return new ToolCall(tool, args, validated.value);
+    const validated = checkArgs(tool.input, args);
+    return validated instanceof Promise
+      ? validated.then((checked) => toolCallOf(tool, args, checked))
+      : toolCallOf(tool, args, validated);
   },
   // A tool has an error result: the caller (and its model) reads the failure there.
   fail: (message) => toolError(message),
 };
+
+/** The call of `tool`, or the error result of its arguments' failed check. */
+function toolCallOf(tool: RegisteredTool, args: unknown, validated: ArgsCheck): FoundOrRefused {
+  if (!validated.ok)
+    return { refused: toolError(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
+  return new ToolCall(tool, args, validated.value);
+}
 
 /**
  * What `run` returns, as a promise: its own promise when it returns one, so a call waiting on the
