@@ -84,9 +84,11 @@ export class PushEngine implements WaitingAsk {
   #rounds: number;
   /**
    * What each ask point and `ctx.once` gave, so a call parked at a page (its link in the result)
-   * goes on where it stopped when it comes again: a resumed call replays it first.
+   * goes on where it stopped when it comes again: a resumed call replays it first. Made when the
+   * call first has something to journal (or resumes one): a call waiting on its first question
+   * holds none.
    */
-  readonly #journal: Journal;
+  #journal: Journal | undefined;
   #parked: readonly AskItem[] | undefined;
   #fallback: PageFallback<never> | undefined;
   #fallbackData: unknown;
@@ -97,7 +99,7 @@ export class PushEngine implements WaitingAsk {
     this.#protocolVersion = protocolVersion;
     this.#callId = callId;
     this.#rounds = resume?.rounds ?? 0;
-    this.#journal = new Journal(resume?.journal);
+    this.#journal = resume ? new Journal(resume.journal) : undefined;
     this.#waiting = waitingCallOf(call.app.waitingReminders, call.sdk);
   }
 
@@ -120,7 +122,7 @@ export class PushEngine implements WaitingAsk {
     return {
       callId: this.#callId,
       rounds: this.#rounds,
-      journal: this.#journal.entries,
+      journal: this.#journal?.entries ?? [],
       pending: undefined,
       ...(notified > 0 && { notified }),
     };
@@ -134,7 +136,7 @@ export class PushEngine implements WaitingAsk {
 
   ask(point: AskPoint): Promise<ItemResult[]> {
     try {
-      const replayed = this.#journal.next(point.fingerprint, point.label);
+      const replayed = this.#journal?.next(point.fingerprint, point.label);
       if (replayed !== undefined) return this.#decodeAll(point, replayed);
       this.#countRound();
     } catch (error) {
@@ -150,7 +152,7 @@ export class PushEngine implements WaitingAsk {
       const record = Object.fromEntries(
         point.items.map((item, index) => [item.key, kindOf(item).encode(item, results[index])]),
       );
-      this.#journal.push(point.fingerprint, record);
+      this.#journaled().push(point.fingerprint, record);
       return results;
     });
   }
@@ -159,7 +161,7 @@ export class PushEngine implements WaitingAsk {
   askOne(point: AskPoint): Promise<ItemResult> {
     const item = point.items[0]!;
     try {
-      const replayed = this.#journal.next(point.fingerprint, point.label);
+      const replayed = this.#journal?.next(point.fingerprint, point.label);
       if (replayed !== undefined) return Promise.resolve(kindOf(item).decode(item, replayed));
       this.#countRound();
     } catch (error) {
@@ -170,21 +172,26 @@ export class PushEngine implements WaitingAsk {
     return this.#askOne(item, point.fingerprint);
   }
 
+  #journaled(): Journal {
+    this.#journal ??= new Journal();
+    return this.#journal;
+  }
+
   /** `AskEngine`: the fingerprint the journal replays next. */
   upNext(): number | undefined {
-    return this.#journal.upNext;
+    return this.#journal?.upNext;
   }
 
   async once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
     const fp = fingerprint('once', name);
-    const replayed = this.#journal.next(fp, `ctx.once('${name}')`);
+    const replayed = this.#journal?.next(fp, `ctx.once('${name}')`);
     if (replayed !== undefined) return replayed as T;
     const key = `${this.#callId}.${name}`;
     const once = this.#call.app.once;
     const value = once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : await fn(key);
     // Journaled as JSON, as on 2026-07-28: a resumed call reads exactly what this run saw.
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
-    this.#journal.push(fp, json);
+    this.#journaled().push(fp, json);
     return value;
   }
 
@@ -205,7 +212,7 @@ export class PushEngine implements WaitingAsk {
 
   /** `WaitingAsk`: journals a single question's result under its point's fingerprint. */
   keep(fingerprint: number, item: AskItem, result: ItemResult): void {
-    this.#journal.push(fingerprint, kindOf(item).encode(item, result));
+    this.#journaled().push(fingerprint, kindOf(item).encode(item, result));
   }
 
   /** An item answered by a link in the result: answered by now, or the call parks. */
