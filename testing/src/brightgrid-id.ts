@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { PROCESS_START_TIMEOUT_MS } from './start-timeout.js';
 
 const BRIGHTGRID_HTTP = fileURLToPath(new URL('../../examples/brightgrid/dist/http.js', import.meta.url));
 
@@ -37,7 +38,7 @@ export async function startBrightgridWithId(
   const found = await new Promise<Omit<BrightgridWithId, 'stop'>>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`Brightgrid did not start:\n${lines.join('\n')}`)),
-      30_000,
+      PROCESS_START_TIMEOUT_MS,
     );
     child.once('exit', () => reject(new Error(`Brightgrid exited:\n${lines.join('\n')}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onFreePort, PortTaken } from './free-port.js';
 import { type BalancerConfig, balancerConfig } from './nginx-config.js';
+import { PROCESS_START_TIMEOUT_MS } from './start-timeout.js';
 
 /** Options of {@link startNginx}. */
 export type NginxOptions = Omit<BalancerConfig, 'port' | 'dir' | 'asRoot'> & {
@@ -86,7 +87,7 @@ async function startNginxOn(port: number, options: NginxOptions): Promise<Nginx>
     rmSync(dir, { recursive: true, force: true });
   };
   // nginx writes its pid file once it listens (a port that answers could be someone else's).
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PROCESS_START_TIMEOUT_MS;
   while (!existsSync(pidFile)) {
     const failed = closed;
     if (failed || Date.now() > deadline) {
@@ -94,7 +95,9 @@ async function startNginxOn(port: number, options: NginxOptions): Promise<Nginx>
       await stop();
       if (failed && /Address already in use/.test(said)) throw new PortTaken(port);
       throw new Error(
-        failed ? `nginx exited with ${child.exitCode}: ${said}` : `nginx did not listen within 10 s: ${said}`,
+        failed
+          ? `nginx exited with ${child.exitCode}: ${said}`
+          : `nginx did not listen within ${PROCESS_START_TIMEOUT_MS / 1000} s: ${said}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 25));

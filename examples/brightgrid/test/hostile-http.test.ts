@@ -26,7 +26,7 @@ beforeAll(async () => {
   brightgrid = await startBrightgridProcess();
   before = residentMiB(brightgrid.process.child.pid!);
 });
-afterAll(() => brightgrid.process.stop());
+afterAll(() => brightgrid?.process.stop());
 
 const signInPage = async () => {
   const response = await fetch(`${brightgrid.origin}/signin`);

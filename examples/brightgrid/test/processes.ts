@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_START_TIMEOUT_MS } from '@parley/testing';
 
 /** The built Brightgrid (e2e tests run dist/, the code `npm start` runs). */
 export const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -43,7 +44,7 @@ export class Running {
   }
 
   /** The first stdout line matching `pattern` (its match), waiting up to `ms`. */
-  async line(pattern: RegExp, ms = 30_000): Promise<RegExpMatchArray> {
+  async line(pattern: RegExp, ms = PROCESS_START_TIMEOUT_MS): Promise<RegExpMatchArray> {
     const deadline = Date.now() + ms;
     for (;;) {
       for (const line of this.lines) {

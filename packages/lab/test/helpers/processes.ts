@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_START_TIMEOUT_MS } from '@parley/testing';
 
 /** The built lab package: end-to-end tests run only built code. */
 export const LAB_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -20,7 +21,11 @@ export interface Running {
 }
 
 /** Starts `node <args>` and waits until a line of its stdout matches `pattern`. */
-export function startNode(args: string[], pattern: RegExp, timeoutMs = 30_000): Promise<Running> {
+export function startNode(
+  args: string[],
+  pattern: RegExp,
+  timeoutMs = PROCESS_START_TIMEOUT_MS,
+): Promise<Running> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   let stdout = '';
