@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SETTLE_TIMEOUT_MS } from './testing/src/test-waits.js';
 
 // Unit tests sit beside the code they test (src/**/*.test.ts) and import workspace packages from
 // source through the "@parley/source" export condition. End-to-end tests (test/**/*.test.ts) spawn the
@@ -9,6 +10,8 @@ export default defineConfig({
   resolve: source,
   ssr: { resolve: { conditions: ['@parley/source'], externalConditions: ['@parley/source'] } },
   test: {
+    // expect.poll waits for behaviour, not for a deadline: 1 s (vitest's default) fails under load.
+    expect: { poll: { timeout: SETTLE_TIMEOUT_MS } },
     projects: [
       {
         extends: true,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { PROCESS_START_TIMEOUT_MS } from './start-timeout.js';
+import { PROCESS_START_TIMEOUT_MS } from './test-waits.js';
 
 const BRIGHTGRID_HTTP = fileURLToPath(new URL('../../examples/brightgrid/dist/http.js', import.meta.url));
 

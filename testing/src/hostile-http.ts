@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
+import { SETTLE_TIMEOUT_MS } from './test-waits.js';
 
 /** What a server did with a hostile request sent over a raw socket. */
 export interface RawOutcome {
@@ -157,7 +158,7 @@ export async function openIdleConnections(url: string, count: number): Promise<S
 export async function connectionsReach(
   server: { getConnections(callback: (error: Error | null, count: number) => void): unknown },
   count: number,
-  timeoutMs = 10_000,
+  timeoutMs = SETTLE_TIMEOUT_MS,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -22,4 +22,4 @@ export { type Nginx, type NginxOptions, startNginx } from './nginx.js';
 export { type BalancerConfig, balancerConfig } from './nginx-config.js';
 export { type RedisServer, startRedis } from './redis-server.js';
 export { type NodeRun, runNode } from './run-node.js';
-export { PROCESS_START_TIMEOUT_MS } from './start-timeout.js';
+export { PROCESS_START_TIMEOUT_MS, SETTLE_TIMEOUT_MS } from './test-waits.js';

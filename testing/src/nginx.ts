@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onFreePort, PortTaken } from './free-port.js';
 import { type BalancerConfig, balancerConfig } from './nginx-config.js';
-import { PROCESS_START_TIMEOUT_MS } from './start-timeout.js';
+import { PROCESS_START_TIMEOUT_MS } from './test-waits.js';
 
 /** Options of {@link startNginx}. */
 export type NginxOptions = Omit<BalancerConfig, 'port' | 'dir' | 'asRoot'> & {

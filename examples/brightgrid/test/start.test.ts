@@ -2,7 +2,13 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, onFreePort, PortTaken, signInAtBrightgridId } from '@parley/testing';
+import {
+  CHROMIUM_ARGS,
+  onFreePort,
+  PortTaken,
+  SETTLE_TIMEOUT_MS,
+  signInAtBrightgridId,
+} from '@parley/testing';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIST, freshDataDir, Running } from './processes.js';
@@ -151,7 +157,7 @@ describe('npm start (the root script)', () => {
 
       // Ctrl-C in a terminal sends SIGINT to the whole foreground job.
       process.kill(-group, 'SIGINT');
-      await expect.poll(alive, { timeout: 10_000, interval: 100 }).toBe(false);
+      await expect.poll(alive, { timeout: SETTLE_TIMEOUT_MS, interval: 100 }).toBe(false);
       expect(err).toBe('');
       await expect(fetch(labUrl!)).rejects.toThrow();
       await expect(fetch(brightgridUrl!, { method: 'POST' })).rejects.toThrow();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   type BrightgridWithId,
   CHROMIUM_ARGS,
+  SETTLE_TIMEOUT_MS,
   signInAtBrightgridId,
   startBrightgridWithId,
 } from '@parley/testing';
@@ -48,7 +49,9 @@ async function openedUrls(): Promise<string[]> {
 }
 
 async function nextOpened(seen: number): Promise<string> {
-  await expect.poll(async () => (await openedUrls()).length, { timeout: 20_000 }).toBeGreaterThan(seen);
+  await expect
+    .poll(async () => (await openedUrls()).length, { timeout: SETTLE_TIMEOUT_MS })
+    .toBeGreaterThan(seen);
   return (await openedUrls())[seen]!;
 }
 
@@ -166,7 +169,9 @@ it('with --no-open prints the sign-in address for a browser elsewhere, and waits
   // 'close', not 'exit': its output may still be on its way when the process has exited.
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   const before = (await openedUrls()).length;
-  await expect.poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
+  await expect
+    .poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: SETTLE_TIMEOUT_MS })
+    .toBeDefined();
   const address = /in your browser: (\S+)/.exec(stderr)![1]!;
   const context = await browser.newContext();
   try {
@@ -202,7 +207,9 @@ it('ignores a forged request to its loopback callback and finishes the sign-in i
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-  await expect.poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: 20_000 }).toBeDefined();
+  await expect
+    .poll(() => /in your browser: (\S+)/.exec(stderr)?.[1], { timeout: SETTLE_TIMEOUT_MS })
+    .toBeDefined();
   const address = new URL(/in your browser: (\S+)/.exec(stderr)![1]!);
   const callback = address.searchParams.get('redirect_uri')!;
   expect(new URL(callback).hostname).toBe('127.0.0.1');

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 
 const run = promisify(execFile);
 
@@ -83,7 +84,7 @@ export class Terminal {
   }
 
   /** Waits until the screen matches; fails with the screen when it does not within `timeoutMs`. */
-  async waitFor(pattern: RegExp | string, timeoutMs = 20_000): Promise<string> {
+  async waitFor(pattern: RegExp | string, timeoutMs = SETTLE_TIMEOUT_MS): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     while (true) {
       const screen = await this.screen();

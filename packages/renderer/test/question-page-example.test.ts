@@ -3,6 +3,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { launchChromium } from './helpers/browser.js';
@@ -33,7 +34,7 @@ it('serves its page, takes the answer, prints it with the key as its length, and
   });
   const exited = once(child, 'exit');
   await expect
-    .poll(() => stdout, { timeout: 20_000 })
+    .poll(() => stdout, { timeout: SETTLE_TIMEOUT_MS })
     .toMatch(/^Question page: http:\/\/127\.0\.0\.1:\d+\/\n/);
   const url = stdout.split(' ')[2]!.trim();
 

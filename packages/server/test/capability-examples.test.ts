@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Listening } from '@parley/server';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addCompletions,
@@ -104,7 +105,7 @@ async function settled(taskId: string): Promise<Record<string, unknown>> {
 }
 
 async function eventually(check: () => boolean): Promise<void> {
-  await expect.poll(check, { timeout: 10_000, interval: 20 }).toBe(true);
+  await expect.poll(check, { timeout: SETTLE_TIMEOUT_MS, interval: 20 }).toBe(true);
 }
 
 describe('the README capability examples', () => {

@@ -8,7 +8,7 @@ import {
   type ElicitResult,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { startRedis } from '@parley/testing';
+import { SETTLE_TIMEOUT_MS, startRedis } from '@parley/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from './wire/handshake-client.js';
 import { type HttpFixture, startHttpFixture } from './wire/http-fixture.js';
@@ -111,7 +111,9 @@ describe('2025-era sessions across replicas sharing Redis', () => {
     abort.abort('the person closed the dialog');
     await expect(call).rejects.toThrow();
     // notifications/cancelled went to the other replica and reached the handler on the owner.
-    await expect.poll(async () => (await countersOf(across)).cancelled, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(async () => (await countersOf(across)).cancelled, { timeout: SETTLE_TIMEOUT_MS })
+      .toBe(1);
     expect(across.served.filter((r) => r.session).every((r) => r.replica === 1)).toBe(true);
 
     const sessionId = across.transport.sessionId!;

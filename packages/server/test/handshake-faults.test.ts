@@ -42,7 +42,7 @@ describe('a 2025 session over HTTP', () => {
       const closedAt = server.stderr.lines.length;
       await transport.close();
       expect(await call).toMatch(/closed/i);
-      await server.stderr.waitFor('pending=0', 20_000, closedAt);
+      await server.stderr.waitFor('pending=0', undefined, closedAt);
       expect((await server.stats()).pending).toBe(0);
     } finally {
       await server.stop();
@@ -103,7 +103,7 @@ describe('a 2025 session over HTTP', () => {
       await server.stderr.waitFor('pending=200', 60_000, server.stderr.lines.lastIndexOf('pending=0'));
       const closedAt = server.stderr.lines.length;
       await transport.close();
-      await server.stderr.waitFor('pending=0', 30_000, closedAt);
+      await server.stderr.waitFor('pending=0', undefined, closedAt);
       expect((await Promise.all(abandoned)).filter((text) => /closed/i.test(text ?? ''))).toHaveLength(200);
       const after = await server.stats();
       expect(after.pending).toBe(0);
@@ -158,7 +158,7 @@ describe('a 2025 connection over stdio', () => {
       expect(textOf(result)).toBe(
         'No answer came within 300 ms, so the call was stopped. Call the tool again.',
       );
-      await stderr.waitFor('pending=0', 20_000, stderr.lines.indexOf('pending=1'));
+      await stderr.waitFor('pending=0', undefined, stderr.lines.indexOf('pending=1'));
     } finally {
       await client.close();
     }

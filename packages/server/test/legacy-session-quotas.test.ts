@@ -3,6 +3,7 @@
 // and for anonymous callers, idle sessions are evicted before anyone is refused, and a timer sweeps
 // expired ones.
 import { ask, createServer, type Listening } from '@parley/server';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterEach, expect, it } from 'vitest';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -128,7 +129,9 @@ it('evicts a user’s idle session to make room, and refuses only when every ses
   // Once a call ends, its session is idle again and makes room.
   calls[0]!.abort();
   // As soon as the server has seen the call end (a refused initialize leaves nothing behind).
-  await expect.poll(async () => (await initialize(url, 'alice')).status, { timeout: 10_000 }).toBe(200);
+  await expect
+    .poll(async () => (await initialize(url, 'alice')).status, { timeout: SETTLE_TIMEOUT_MS })
+    .toBe(200);
   calls[1]!.abort();
 });
 
@@ -149,6 +152,6 @@ it('sweeps idle sessions on a timer, with no request needed', async () => {
   expect(response.status).toBe(200);
   expect(endpoint.sessions).toBe(1);
   // Swept once idle for 300 ms, by the timer alone: nothing is sent meanwhile.
-  await expect.poll(() => endpoint.sessions, { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => endpoint.sessions, { timeout: SETTLE_TIMEOUT_MS }).toBe(0);
   await endpoint.close();
 });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 
 /** The compiled fixture (`npx tsc -b packages/server/test` builds it). */
 export const PENDING_FIXTURE = fileURLToPath(new URL('../dist/faults/pending-fixture.js', import.meta.url));
@@ -19,7 +20,7 @@ export class StderrLines {
   }
 
   /** Resolves when a line at index `from` or later equals `line`; rejects after `ms`. */
-  async waitFor(line: string, ms = 10_000, from = 0): Promise<void> {
+  async waitFor(line: string, ms = SETTLE_TIMEOUT_MS, from = 0): Promise<void> {
     const deadline = Date.now() + ms;
     while (!this.lines.slice(from).includes(line)) {
       if (Date.now() > deadline)
