@@ -1,7 +1,7 @@
 import { FEATURE_KINDS, type FeatureKind } from '../servers/kinds.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { Release } from '../workloads/memory.js';
-import { pendingFloorKb } from '../workloads/pending-cost.js';
+import { parleyPendingKb, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { BenchResults, GoalCheck } from './results.js';
 
 type Measured = Omit<BenchResults, 'goals'>;
@@ -229,9 +229,17 @@ export function checkGoals(results: Measured): GoalCheck[] {
   const perQuestion = 'Heap per pending 2025-era question, (f)';
   const perSession = 'Heap per idle 2025-era session, (f)';
   if (pending) {
-    const kb = ((pending.pending.heapMb - pending.before.heapMb) * 1024) / pending.questions;
+    const kb = parleyPendingKb(pending);
     const floors = results.memory?.floors;
-    if (floors) {
+    if (kb === undefined) {
+      goals.push(
+        notMeasured(
+          perQuestion,
+          '≤ 1.10× its floor',
+          `only ${pending.pending.handlersRunning} of ${pending.questions} questions were pending at the reading`,
+        ),
+      );
+    } else if (floors) {
       const floorKb = pendingFloorKb(floors);
       const ratio = kb / floorKb;
       goals.push(

@@ -2,7 +2,7 @@ import { CLIENT_KINDS, type ClientKind } from '../clients/kinds.js';
 import { FEATURE_KINDS, SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
-import { type PendingFloors, pendingFloorKb } from '../workloads/pending-cost.js';
+import { type PendingFloors, parleyPendingKb, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { SessionMemory } from '../workloads/session-memory.js';
 import { FEATURE_COST_GOAL_PCT, featureCost } from './goals.js';
@@ -292,7 +292,7 @@ function sessionsTable(s: SessionMemory, sdk: SessionMemory | undefined): string
 /** "(f) what a pending 2025-era question costs": the floors beneath Parley, in the same run. */
 function pendingCostTable(results: BenchResults, floors: PendingFloors): string {
   const p = results.memory!.pending;
-  const parleyHttpKb = ((p.pending.heapMb - p.before.heapMb) * 1024) / p.questions;
+  const parleyHttpKb = parleyPendingKb(p);
   const floorKb = pendingFloorKb(floors);
   const beyondWarmup = `${n0(floors.heldResponse.held)} beyond ${n0(floors.heldResponse.before.handlersRunning)} warm-up`;
   // Two decimals: the goal is 1.10×, and one decimal shows 1.14× as "1.1×".
@@ -328,8 +328,10 @@ function pendingCostTable(results: BenchResults, floors: PendingFloors): string 
         p.warmup
           ? `${n0(p.questions)} beyond ${n0(p.warmup)} answered warm-up, over ${results.config.pendingSessions} sessions`
           : `${n0(p.questions)} from idle, over ${results.config.pendingSessions} sessions`,
-        n1(parleyHttpKb),
-        `${times(parleyHttpKb, floorKb)} (i) + (ii)`,
+        parleyHttpKb === undefined
+          ? `not measured: only ${n0(p.pending.handlersRunning)} of ${n0(p.questions)} were pending at the reading`
+          : n1(parleyHttpKb),
+        parleyHttpKb === undefined ? '—' : `${times(parleyHttpKb, floorKb)} (i) + (ii)`,
       ],
       ['goal', 'HTTP sessions', '', n1(floorKb * 1.1), '≤ 1.1× (i) + (ii)'],
     ],

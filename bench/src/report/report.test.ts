@@ -227,6 +227,19 @@ describe('checkGoals', () => {
     );
   });
 
+  it('does not divide the heap by questions that were not pending at the reading', () => {
+    // Asking took longer than the question timeout: 640 of 1,000 were still pending.
+    const partial = measured({
+      memory: { modern: {}, pending: { ...pending(true), pending: memory(30, 640) }, floors },
+    });
+    expect(goal(partial, 'Heap per pending 2025-era question')).toMatchObject({
+      met: undefined,
+      note: 'only 640 of 1000 questions were pending at the reading',
+    });
+    const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
+    expect(text).toContain('| not measured: only 640 of 1,000 were pending at the reading | — |');
+  });
+
   it('cannot check a pending question without the floors measured in the same run', () => {
     const results = measured({ memory: { modern: {}, pending: pending(true) } });
     expect(goal(results, 'Heap per pending 2025-era question')).toMatchObject({ met: undefined });

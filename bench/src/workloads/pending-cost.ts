@@ -1,4 +1,4 @@
-import type { MemoryReading } from './memory.js';
+import type { MemoryReading, PendingMemory } from './memory.js';
 
 /** What (f) measured of a pending 2025-era question beneath Parley (see pending-floors.ts). */
 
@@ -25,3 +25,13 @@ export interface PendingFloors {
 /** The floor under one question over HTTP sessions: a held response plus the SDK's pending request. */
 export const pendingFloorKb = (floors: PendingFloors): number =>
   floors.heldResponse.heapKbEach + floors.sdkStdio.heapKbEach;
+
+/**
+ * Heap per pending question in Parley over HTTP sessions, or `undefined` when fewer than all of them
+ * were pending at the reading (asking took longer than the question timeout): the heap then holds
+ * fewer questions than it would be divided by, and the figure would flatter.
+ */
+export function parleyPendingKb(pending: PendingMemory): number | undefined {
+  if (pending.pending.handlersRunning !== pending.questions) return undefined;
+  return ((pending.pending.heapMb - pending.before.heapMb) * 1024) / pending.questions;
+}
