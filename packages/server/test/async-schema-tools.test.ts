@@ -2,16 +2,19 @@
 // promise, as one that looks a name up would): its arguments are still checked before the handler
 // runs, on both eras, and a check that fails is the server's failure, reported with a reference.
 // Most schemas answer at once, and the server looks such a tool up without a promise; this is the
-// other branch. (Hand-written rather than a zod async refinement: zod leaves a refinement's own
-// rejection unhandled besides rejecting the check.)
+// other branch. The zod tool below has an async refinement a client can make throw: zod's own
+// `~standard.validate` would run it twice and leave the first run's rejection unhandled (which
+// ends a Node process; vitest reports it), so the server parses such schemas in zod's async mode.
 import { ask, createServer, type Listening } from '@parley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { connectHandshake, type HandshakeConnection, textOf } from './wire/handshake-client.js';
 import { httpWire } from './wire/http-wire.js';
 import { callTool } from './wire/modern-envelope.js';
 
 let listening: Listening;
 let runs = 0;
+let siteChecks = 0;
 const logged: string[] = [];
 
 /** What the schema's check answers (a Standard Schema result). */
@@ -51,6 +54,19 @@ beforeAll(async () => {
     const reply = await ctx.elicit(`Claim ${name}?`, ask.form({ sure: ask.boolean() }));
     return reply.action === 'accept' && reply.value.sure ? `Claimed ${name}` : 'Not claimed';
   });
+  server.tool(
+    'visit',
+    {
+      input: z.object({
+        site: z.string().refine(async (value) => {
+          siteChecks++;
+          await new Promise((resolve) => setImmediate(resolve));
+          return new URL(value).protocol === 'https:';
+        }, 'Use an https address'),
+      }),
+    },
+    async ({ site }) => `Visiting ${site}`,
+  );
   listening = await server.listen({ port: 0 });
 });
 afterAll(() => listening?.close());
@@ -107,5 +123,30 @@ describe('a tool whose input schema checks asynchronously', () => {
       'Invalid arguments for tool claim: name: that name is taken',
     );
     expect(runs).toBe(before);
+  });
+});
+
+describe('a zod tool with an async refinement that a client can make throw', () => {
+  it('checks it once per call, on both eras, and the throw is an internal error, not the end of the server', async () => {
+    const client = await connectHandshake({ url: listening.url }, { capabilities: {} });
+    try {
+      const before = siteChecks;
+      const thrown = await client.callTool('visit', { site: 'not a url' });
+      expect(thrown.isError).toBe(true);
+      expect(textOf(thrown)).toMatch(/internal error \(reference [0-9a-f]{8}\)/);
+      expect(textOf(await client.callTool('visit', { site: 'http://example.com' }))).toBe(
+        'Invalid arguments for tool visit: site: Use an https address',
+      );
+      expect(textOf(await client.callTool('visit', { site: 'https://example.com' }))).toBe(
+        'Visiting https://example.com',
+      );
+      expect(siteChecks).toBe(before + 3);
+    } finally {
+      await client.close();
+    }
+    const modern = await callTool(httpWire(listening.url), 'visit', { site: 'not a url either' });
+    expect(JSON.stringify(modern.message)).toMatch(/internal error \(reference [0-9a-f]{8}\)/);
+    const served = await callTool(httpWire(listening.url), 'visit', { site: 'https://example.org' });
+    expect(JSON.stringify(served.message.result?.content)).toContain('Visiting https://example.org');
   });
 });

@@ -56,3 +56,4 @@ export type {
   UntitledSingleSelectSchema,
   ZodObjectLike,
 } from './types.js';
+export { zodRunsAuthorCode } from './zod-author-code.js';

@@ -273,4 +273,49 @@ describe('parsing with a zod question', () => {
       errors: [{ field: '', message: expect.stringMatching(/async refinements/) }],
     });
   });
+
+  it('runs an async refinement once, and a rejection it ends in is handled (zod alone leaves one unhandled)', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      let runs = 0;
+      const schema = z.object({
+        site: z.string().refine(async (value) => {
+          runs++;
+          await null;
+          return new URL(value).protocol === 'https:';
+        }),
+      });
+      expect(parseContent(schema, { site: 'not a url' })).toMatchObject({
+        ok: false,
+        errors: [{ field: '', message: expect.stringMatching(/async refinements/) }],
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(runs).toBe(1);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
+  it('runs a schema with synchronous refinements and transforms as before, valid or not', () => {
+    let runs = 0;
+    const schema = z.object({ name: z.string().transform((value) => value.trim()), age: z.number() }).refine(
+      (value) => {
+        runs++;
+        return value.age >= 18;
+      },
+      { message: 'Adults only', path: ['age'] },
+    );
+    expect(parseContent(schema, { name: ' Ann ', age: 30 })).toEqual({
+      ok: true,
+      value: { name: 'Ann', age: 30 },
+    });
+    expect(runs).toBe(1);
+    expect(parseContent(schema, { name: 'Bo', age: 12 })).toEqual({
+      ok: false,
+      errors: [{ field: 'age', message: 'Adults only' }],
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { isRecord, own, plainCopy } from './json.js';
 import { pointer, problem } from './problems.js';
 import { SchemaError } from './schema-error.js';
 import type { FieldError, ParseResult, RequestedSchema, SchemaProblem, ZodObjectLike } from './types.js';
+import { zodRunsAuthorCode } from './zod-author-code.js';
 import { normalizeZodProperty } from './zod-normalize.js';
 
 const REFUSED = 'This zod schema cannot be sent as an MCP form';
@@ -93,33 +94,38 @@ function issueField(issue: unknown): string {
   return typeof key === 'string' || typeof key === 'number' ? String(key) : '';
 }
 
+const ASYNC_REFUSED: ParseResult<unknown> = {
+  ok: false,
+  errors: [
+    {
+      field: '',
+      message:
+        'This zod schema has async refinements or transforms, which cannot run while parsing; ' +
+        'make them synchronous or check after the answer',
+    },
+  ],
+};
+
+const couldNotCheck = (error: unknown): ParseResult<unknown> => ({
+  ok: false,
+  errors: [{ field: '', message: `The answer could not be checked: ${String(error)}` }],
+});
+
 /** Runs the zod schema's own validation on an answer that already fits the wire schema. */
 export function validateWithZod(schema: ZodObjectLike, value: unknown): ParseResult<unknown> {
+  if (zodRunsAuthorCode(schema)) {
+    const probed = runInAsyncMode(schema, value);
+    if (probed !== undefined) return probed;
+  }
   let result: unknown;
   try {
     result = schema['~standard'].validate(value);
   } catch (error) {
-    return {
-      ok: false,
-      errors: [{ field: '', message: `The answer could not be checked: ${String(error)}` }],
-    };
+    return couldNotCheck(error);
   }
-  if (isRecord(result) && typeof result.then === 'function') {
-    (result.then as (onOk: () => void, onError: () => void) => void)(
-      () => {},
-      () => {},
-    );
-    return {
-      ok: false,
-      errors: [
-        {
-          field: '',
-          message:
-            'This zod schema has async refinements or transforms, which cannot run while parsing; ' +
-            'make them synchronous or check after the answer',
-        },
-      ],
-    };
+  if (isThenable(result)) {
+    result.then(ignore, ignore);
+    return ASYNC_REFUSED;
   }
   const issues = isRecord(result) ? result.issues : undefined;
   if (Array.isArray(issues) && issues.length > 0) {
@@ -131,4 +137,39 @@ export function validateWithZod(schema: ZodObjectLike, value: unknown): ParseRes
     return { ok: false, errors };
   }
   return { ok: true, value: isRecord(result) ? result.value : undefined };
+}
+
+const ignore = (): void => {};
+
+function isThenable(value: unknown): value is { then(onOk: () => void, onError: () => void): unknown } {
+  return isRecord(value) && typeof value.then === 'function';
+}
+
+/**
+ * A schema with its author's code in it, run once in zod's async mode, where every promise the run
+ * meets is kept in the one it answers with (see zod-author-code.ts): an answer that meets a promise
+ * is refused, and that promise's rejection is handled. A run that met none is valid, or is run
+ * again the standard way for zod's messages (that answer meets no promise there either).
+ * `undefined` when the schema has no `_zod.run` (then the standard way is all there is).
+ */
+function runInAsyncMode(schema: ZodObjectLike, value: unknown): ParseResult<unknown> | undefined {
+  const internals = (schema as { _zod?: { run?: unknown } })._zod;
+  if (typeof internals?.run !== 'function') return undefined;
+  let payload: unknown;
+  try {
+    payload = (internals.run as (payload: unknown, ctx: unknown) => unknown)(
+      { value, issues: [] },
+      { async: true },
+    );
+  } catch (error) {
+    return couldNotCheck(error);
+  }
+  if (isThenable(payload)) {
+    payload.then(ignore, ignore);
+    return ASYNC_REFUSED;
+  }
+  if (isRecord(payload) && Array.isArray(payload.issues) && payload.issues.length === 0) {
+    return { ok: true, value: payload.value };
+  }
+  return undefined;
 }

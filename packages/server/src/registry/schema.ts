@@ -1,4 +1,5 @@
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { zodRunsAuthorCode } from '@parley/core';
 
 /** A schema for tool input, tool output or prompt arguments: zod v4, or any Standard Schema with JSON Schema output. */
 export type ArgsSchema = StandardSchemaWithJSON;
@@ -38,8 +39,33 @@ export async function validateArgs(schema: ArgsSchema | undefined, args: unknown
  */
 export function checkArgs(schema: ArgsSchema | undefined, args: unknown): ArgsCheck | Promise<ArgsCheck> {
   if (!schema) return { ok: true, value: args ?? {} };
+  const parseAsync = asyncParserOf(schema);
+  if (parseAsync) return parseAsync(args ?? {}).then(checkOfZod);
   const result = schema['~standard'].validate(args ?? {});
   return 'then' in result ? Promise.resolve(result).then(checkOf) : checkOf(result);
+}
+
+/** What zod's `safeParseAsync` answers (the fields read here). */
+interface ZodParsed {
+  readonly success: boolean;
+  readonly data?: unknown;
+  readonly error?: { readonly issues: readonly StandardSchemaV1.Issue[] };
+}
+
+/**
+ * zod's own async parse, for a zod schema with its author's code in it (refinements, transforms...):
+ * `~standard.validate` would run such a schema twice when it meets a promise, and leave the first
+ * run's rejection unhandled, which ends the process (see zod-author-code.ts in @parley/core). zod
+ * schemas without the method (zod/mini) are checked the standard way.
+ */
+function asyncParserOf(schema: ArgsSchema): ((value: unknown) => Promise<ZodParsed>) | undefined {
+  if (schema['~standard'].vendor !== 'zod' || !zodRunsAuthorCode(schema)) return undefined;
+  const parse = (schema as { safeParseAsync?: unknown }).safeParseAsync;
+  return typeof parse === 'function' ? (value) => parse.call(schema, value) as Promise<ZodParsed> : undefined;
+}
+
+function checkOfZod(parsed: ZodParsed): ArgsCheck {
+  return checkOf(parsed.success ? { value: parsed.data } : { issues: parsed.error?.issues ?? [] });
 }
 
 function checkOf(result: StandardSchemaV1.Result<unknown>): ArgsCheck {
