@@ -1,5 +1,7 @@
 // Issue 15, finding 8: a resources/read URI with a newline and ESC forged server log lines. Logs
 // now JSON-encode untrusted values, and the logger makes control characters visible.
+
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type BrightgridProcess, startBrightgridProcess } from './processes.js';
 
@@ -37,7 +39,7 @@ it('a URI with a newline and ESC cannot forge a log line or reach the terminal',
     }),
   });
   await response.text();
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (!brightgrid.process.stderr.some((line) => line.includes('Refused requestState'))) {
     if (Date.now() > deadline) throw new Error(`No refusal logged:\n${brightgrid.process.stderr.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

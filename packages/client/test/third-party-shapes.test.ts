@@ -71,7 +71,7 @@ describe('a URL the server requires again and again (-32042)', () => {
       for (const [index, gap] of gaps.entries()) {
         expect(gap, `gap ${index + 1}`).toBeGreaterThanOrEqual(200 * 2 ** index - 20);
       }
-      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(Date.now() - started).toBeLessThan(30_000); // it ends, on any load
       expect(failure).toMatchObject({ kind: 'round-limit' });
       expect((failure as Error).message).toBe(
         'handshake-rogue still requires the page at example.com after it was opened 3 times for tool "url_forever"; finish the step in the browser, then run the call again',

@@ -3,6 +3,7 @@
 // with Last-Event-ID within `resumeGraceMs` and finishes the call; one that never comes back has
 // the call cancelled after the grace, which frees the question.
 import { ask, createServer, type Listening, type ParleyServer } from '@parley/server';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterEach, expect, it } from 'vitest';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -136,7 +137,7 @@ it('a client that never comes back has its call cancelled after the grace, which
   listening = await server.listen({ resumeGraceMs: 200 });
   const session = await openSession(listening.url);
   await callAndDrop(listening.url, session);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (server.pendingQuestions > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   expect(server.pendingQuestions).toBe(0);
   // The session itself lives on.
@@ -153,7 +154,7 @@ it('with resumeGraceMs 0 a dropped stream cancels its call at once', async () =>
   listening = await server.listen({ resumeGraceMs: 0 });
   const session = await openSession(listening.url);
   const question = await callAndDrop(listening.url, session);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   while (server.pendingQuestions > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   expect(server.pendingQuestions).toBe(0);
   // Nothing is left to resume: the stream's requests were cancelled.

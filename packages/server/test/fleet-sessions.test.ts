@@ -167,7 +167,7 @@ describe('2025-era sessions across replicas sharing Redis', () => {
       (error: unknown) => error,
     );
     await killed;
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(30_000); // it ends (the person never answers), on any load
     expect(String(failure)).toMatch(/stopped.*Start a new session with initialize/);
     // The session is gone everywhere: the next request says so (404), so the client starts again.
     const response = await fetch(b!.url, {

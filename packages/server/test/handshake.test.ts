@@ -182,7 +182,7 @@ describe.each([['stdio'], ['http']] as [Transport][])('2025 handshake era over %
   it('ends the call with a clear error when the person does not answer within questionTimeoutMs', async () => {
     const started = Date.now();
     const result = await impatient.callTool('pickup_date');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000); // not the 60 s request timeout, on any load
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       'No answer came within 300 ms, so the call was stopped. Call the tool again.',

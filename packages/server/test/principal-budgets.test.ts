@@ -7,6 +7,7 @@
 // the task stayed input_required for good.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpFixture, startHttpFixture } from './wire/http-fixture.js';
 import { CAPABILITIES, MODERN, modernMeta } from './wire/modern-envelope.js';
@@ -145,7 +146,7 @@ describe('subscriptions/listen budgets', () => {
     streams[0]!.close();
     let again: Sent | undefined;
     // Until the server has seen the stream close (a busy machine may take a while).
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + SETTLE_TIMEOUT_MS; Date.now() < deadline; ) {
       again = await listen({ user: 'carol' });
       if (again.status === 200) break;
       await again.text();
@@ -191,7 +192,7 @@ describe('task budgets and question timeouts', () => {
     const get = () =>
       send('tasks/get', { taskId }, { from: '127.0.0.3', capabilities: TASKS }).then(messageOf);
     let status: unknown;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     let last: Record<string, unknown> | undefined;
     while (Date.now() < deadline) {
       last = (await get()).result;

@@ -12,6 +12,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_FIXTURE, StderrLines, startPendingHttp } from './faults/pending-process.js';
 
@@ -105,7 +106,7 @@ describe.each(['http', 'stdio'] as const)('a person who takes their time, over %
     expect(progress).toEqual([]);
     // The client's timeout cancels the call (notifications/cancelled): logged at info with its reason.
     const lines = () => (http?.stderr ?? stdioStderr!).lines;
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
     while (!lines().some((line) => line.startsWith('log info: ') && /cancelled/.test(line))) {
       if (Date.now() > deadline) throw new Error(`no cancellation logged:\n${lines().join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
