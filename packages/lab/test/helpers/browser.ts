@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS } from '@parley/testing';
+import { CHROMIUM_ARGS, PROCESS_START_TIMEOUT_MS } from '@parley/testing';
 import { type Browser, type BrowserContextOptions, chromium, type Locator, type Page } from 'playwright-core';
 
 /** Where the tests save screenshots: CI keeps this folder as an artifact. */
@@ -23,6 +23,9 @@ export async function openLab(
     locale: 'en-US',
     ...options,
   });
+  // The lab starts a process for each stdio server it connects (at start, or from the page's form),
+  // so what a test waits for on the page may include a process start: it gets as long as one.
+  context.setDefaultTimeout(PROCESS_START_TIMEOUT_MS);
   const page = await context.newPage();
   page.on('pageerror', (error) => {
     throw error;
