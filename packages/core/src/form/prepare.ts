@@ -13,7 +13,8 @@ import type {
   RequestedSchema,
   ZodObjectLike,
 } from './types.js';
-import { isZodSchema, validateWithZod, zodToRequestedSchema } from './zod.js';
+import { validateWithZod, zodToRequestedSchema } from './zod.js';
+import { isZodSchema } from './zod-vendor.js';
 
 /** The wire name of a bare field's single property: `ask.text()` is asked as `{ value: string }`. */
 export const WRAPPED_FIELD = 'value';

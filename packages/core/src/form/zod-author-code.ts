@@ -9,6 +9,7 @@
 // are run in async mode from the start, by the caller. Core never imports zod; this reads `_zod.def`.
 
 import { isRecord } from './json.js';
+import { isZodSchema } from './zod-vendor.js';
 
 /** zod v4 schema types that run the author's code: transforms, `z.custom`, `z.lazy`, `z.promise`. */
 const AUTHOR_CODE_TYPES = new Set(['transform', 'custom', 'lazy', 'promise']);
@@ -19,14 +20,16 @@ const VALUE_KEYS = new Set(['defaultValue', 'values', 'entries']);
 const known = new WeakMap<object, boolean>();
 
 /**
- * Whether running this zod v4 schema can call code its author wrote, anywhere inside it: a
+ * Whether running this zod schema can call code its author wrote, anywhere inside it: a
  * refinement or custom check (`.refine`, `.superRefine`, `.check`), a transform or preprocess, a
  * codec, `z.custom`, `z.lazy` or `z.promise`. Only such a schema can meet a promise while it runs.
- * Anything that is not a zod v4 schema answers `true` (unknown, so treated with care). Remembered
- * per schema.
+ * A schema of another vendor answers `false` (zod's double run is zod's); a zod schema that is not
+ * zod v4, or a value that is no schema at all, answers `true` (unknown, so treated with care).
+ * Remembered per schema.
  */
 export function zodRunsAuthorCode(schema: unknown): boolean {
   if (!isRecord(schema) && typeof schema !== 'function') return true;
+  if (!isZodSchema(schema)) return false;
   const remembered = known.get(schema);
   if (remembered !== undefined) return remembered;
   const def = zodDef(schema);

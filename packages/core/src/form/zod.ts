@@ -12,13 +12,6 @@ import { normalizeZodProperty } from './zod-normalize.js';
 
 const REFUSED = 'This zod schema cannot be sent as an MCP form';
 
-/** Any Standard Schema made by zod (v3 or v4, object or not). */
-export function isZodSchema(value: unknown): value is ZodObjectLike {
-  if (!isRecord(value) && typeof value !== 'function') return false;
-  const standard = (value as { '~standard'?: unknown })['~standard'];
-  return isRecord(standard) && standard.vendor === 'zod';
-}
-
 function refuse(message: string): never {
   throw new SchemaError([problem('', message)], REFUSED);
 }
@@ -94,7 +87,7 @@ function issueField(issue: unknown): string {
   return typeof key === 'string' || typeof key === 'number' ? String(key) : '';
 }
 
-const ASYNC_REFUSED: ParseResult<unknown> = {
+const asyncRefused = (): ParseResult<unknown> => ({
   ok: false,
   errors: [
     {
@@ -104,7 +97,7 @@ const ASYNC_REFUSED: ParseResult<unknown> = {
         'make them synchronous or check after the answer',
     },
   ],
-};
+});
 
 const couldNotCheck = (error: unknown): ParseResult<unknown> => ({
   ok: false,
@@ -125,7 +118,7 @@ export function validateWithZod(schema: ZodObjectLike, value: unknown): ParseRes
   }
   if (isThenable(result)) {
     result.then(ignore, ignore);
-    return ASYNC_REFUSED;
+    return asyncRefused();
   }
   const issues = isRecord(result) ? result.issues : undefined;
   if (Array.isArray(issues) && issues.length > 0) {
@@ -166,7 +159,7 @@ function runInAsyncMode(schema: ZodObjectLike, value: unknown): ParseResult<unkn
   }
   if (isThenable(payload)) {
     payload.then(ignore, ignore);
-    return ASYNC_REFUSED;
+    return asyncRefused();
   }
   if (isRecord(payload) && Array.isArray(payload.issues) && payload.issues.length === 0) {
     return { ok: true, value: payload.value };

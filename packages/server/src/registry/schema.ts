@@ -59,7 +59,7 @@ interface ZodParsed {
  * schemas without the method (zod/mini) are checked the standard way.
  */
 function asyncParserOf(schema: ArgsSchema): ((value: unknown) => Promise<ZodParsed>) | undefined {
-  if (schema['~standard'].vendor !== 'zod' || !zodRunsAuthorCode(schema)) return undefined;
+  if (!zodRunsAuthorCode(schema)) return undefined;
   const parse = (schema as { safeParseAsync?: unknown }).safeParseAsync;
   return typeof parse === 'function' ? (value) => parse.call(schema, value) as Promise<ZodParsed> : undefined;
 }
