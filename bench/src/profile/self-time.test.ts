@@ -117,6 +117,7 @@ describe('summarizeProfile', () => {
       { origin: 'zod', ms: 0.2, percent: 20 },
       { origin: 'gc', ms: 0.1, percent: 10 },
     ]);
+    expect(summary.byParty).toEqual([]);
   });
 
   it('counts nothing for a profile without samples', () => {
@@ -127,7 +128,44 @@ describe('summarizeProfile', () => {
       topTotal: [],
       topAttributed: [],
       byOrigin: [],
+      byParty: [],
     });
+  });
+
+  it('charges each sample to the nearest party on its stack, the collector to gc, the rest to the runtime', () => {
+    const ticks = [
+      [3, 600], // work (the app), itself
+      [4, 200], // parse (the library), called by work
+      [2, 100], // handle (the app), itself
+      [5, 100], // the garbage collector
+      [6, 5000], // idle: not busy
+      [3, 0],
+    ] as const;
+    const byParty = (parties: Record<string, readonly string[]>) =>
+      summarizeProfile(syntheticProfile(ticks), new SourceLocator(REPO_ROOT), {
+        limit: 5,
+        firstParty: ['bench'],
+        parties,
+      }).byParty.map(({ party, ms, percent }) => [party, ms, percent]);
+    // zod's parse is the app's work when only the app is a party...
+    expect(byParty({ app: ['bench'] })).toEqual([
+      ['app', 0.9, 90],
+      ['gc', 0.1, 10],
+    ]);
+    // ...and the library's when the library is one too: the nearest party wins.
+    expect(byParty({ app: ['bench'], library: ['zod'] })).toEqual([
+      ['app', 0.7, 70],
+      ['library', 0.2, 20],
+      ['gc', 0.1, 10],
+    ]);
+    // Code of no party counts for the runtime.
+    expect(byParty({ library: ['zod'] })).toEqual([
+      ['runtime', 0.7, 70],
+      ['library', 0.2, 20],
+      ['gc', 0.1, 10],
+    ]);
+    // Without parties, nothing is split this way.
+    expect(byParty({})).toEqual([]);
   });
 });
 

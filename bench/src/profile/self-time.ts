@@ -26,7 +26,17 @@ export interface ProfileSummary {
   readonly topAttributed: readonly TimeRow[];
   /** Busy time by where the code lives: a package name, `node:internal`, `gc`, `native`. */
   readonly byOrigin: readonly { readonly origin: string; readonly ms: number; readonly percent: number }[];
+  /**
+   * Busy time by on whose behalf it was spent (see `parties` of `summarizeProfile`): each sample is
+   * charged to the nearest party on its stack, so zod, native and runtime work counts for the code
+   * that asked for it. `gc` is the collector; {@link NO_PARTY} is work no party's code is on the
+   * stack of (the HTTP server reading a socket, timers).
+   */
+  readonly byParty: readonly { readonly party: string; readonly ms: number; readonly percent: number }[];
 }
+
+/** The `byParty` row of samples no party's code is on the stack of. */
+export const NO_PARTY = 'runtime';
 
 const IDLE = new Set(['(idle)', '(root)']);
 
@@ -81,8 +91,16 @@ class Tally {
 export function summarizeProfile(
   profile: CpuProfile,
   locator: SourceLocator,
-  options: { readonly limit: number; readonly firstParty: readonly string[] },
+  options: {
+    readonly limit: number;
+    readonly firstParty: readonly string[];
+    /** Names for groups of origins (e.g. Parley: its packages; the SDK: its packages), for `byParty`. */
+    readonly parties?: Readonly<Record<string, readonly string[]>>;
+  },
 ): ProfileSummary {
+  const partyOfOrigin = new Map<string, string>();
+  for (const [party, origins] of Object.entries(options.parties ?? {}))
+    for (const origin of origins) partyOfOrigin.set(origin, party);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -104,6 +122,7 @@ export function summarizeProfile(
   const total = new Tally();
   const attributed = new Tally();
   const origins = new Map<string, number>();
+  const parties = new Map<string, number>();
   let busyUs = 0;
   for (const [id, us] of timeAt) {
     const frame = byId.get(id)?.callFrame;
@@ -113,23 +132,33 @@ export function summarizeProfile(
     origins.set(origin, (origins.get(origin) ?? 0) + us);
     self.add(keyOf(frame), describe(frame), us);
     const seen = new Set<string>();
+    let party = origin === 'gc' ? 'gc' : undefined;
     for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
       const caller = byId.get(at)!.callFrame;
       const key = keyOf(caller);
-      if (seen.has(key) || !options.firstParty.includes(originOf(caller.url, caller.functionName))) continue;
+      const callerOrigin = originOf(caller.url, caller.functionName);
+      party ??= partyOfOrigin.get(callerOrigin);
+      if (seen.has(key) || !options.firstParty.includes(callerOrigin)) continue;
       if (seen.size === 0) attributed.add(key, describe(caller), us);
       seen.add(key);
       total.add(key, describe(caller), us);
     }
+    if (partyOfOrigin.size > 0) {
+      party ??= NO_PARTY;
+      parties.set(party, (parties.get(party) ?? 0) + us);
+    }
   }
   const share = (us: number) => (busyUs > 0 ? (100 * us) / busyUs : 0);
+  const largestFirst = (tally: Map<string, number>) =>
+    [...tally.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, us]) => ({ key, ms: us / 1000, percent: share(us) }));
   return {
     busyMs: busyUs / 1000,
     topSelf: self.top(options.limit, share),
     topTotal: total.top(options.limit, share),
     topAttributed: attributed.top(options.limit, share),
-    byOrigin: [...origins.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .map(([origin, us]) => ({ origin, ms: us / 1000, percent: share(us) })),
+    byOrigin: largestFirst(origins).map(({ key, ms, percent }) => ({ origin: key, ms, percent })),
+    byParty: largestFirst(parties).map(({ key, ms, percent }) => ({ party: key, ms, percent })),
   };
 }

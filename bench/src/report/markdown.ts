@@ -369,8 +369,10 @@ function profileSection(kind: ServerKind, profile: ServerProfile): string {
     .slice(0, 8)
     .map((row) => `${row.origin} ${n0(row.percent)}%`)
     .join(', ');
+  const parties = profile.byParty.map((row) => `${row.party} ${n0(row.percent)}%`).join(', ');
+  const behalf = parties ? `; on whose behalf: ${parties}` : '';
   return [
-    `**${NAMES[kind]}** (${n0(profile.busyMs)} ms busy; by origin: ${origins}; profile: \`${profile.file}\`)`,
+    `**${NAMES[kind]}** (${n0(profile.busyMs)} ms busy; by origin: ${origins}${behalf}; profile: \`${profile.file}\`)`,
     '',
     markdownTable(['Top self time', 'Where', 'Share of busy'], rows(profile.topSelf)),
     '',

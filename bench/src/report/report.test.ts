@@ -105,6 +105,27 @@ describe('checkGoals', () => {
       met: false,
       note: '1.5× too slow',
     });
+    // With Parley's profile, the note says how much of its round is the SDK's own work.
+    const profiled = measured({
+      flows: slower.flows!,
+      profiles: {
+        parley: {
+          busyMs: 1000,
+          topSelf: [],
+          topTotal: [],
+          topAttributed: [],
+          byOrigin: [],
+          byParty: [
+            { party: 'Parley', ms: 500, percent: 50 },
+            { party: 'the SDK', ms: 400, percent: 40 },
+          ],
+          file: 'bench/results/parley-a-c16.cpuprofile',
+        },
+      },
+    });
+    expect(goal(profiled, 'Parley ≥ 60% of the JSON floor').note).toBe(
+      "1.5× too slow; the SDK's part of a Parley round alone is 120 µs (40% of its profile); 60% of the floor allows about 217 µs a round",
+    );
     expect(goal(slower, 'Round p99')).toMatchObject({ met: false, note: "1.20× the SDK's" });
   });
 
@@ -293,6 +314,40 @@ describe('renderMarkdown', () => {
     expect(text).toContain('**cannot**: no session \\| no push');
     expect(text).not.toContain('### (c)');
     expect(text).not.toContain('what a pending 2025-era question costs');
+  });
+
+  it("names each profile's busy time by origin and by on whose behalf it was spent", () => {
+    const row = {
+      functionName: 'parseJsonBody',
+      location: 'packages/server/src/serve/read-body.ts:24',
+      ms: 20,
+      percent: 2,
+    };
+    const partial = measured({
+      profiles: {
+        parley: {
+          busyMs: 1000,
+          topSelf: [row],
+          topTotal: [row],
+          topAttributed: [row],
+          byOrigin: [
+            { origin: '@parley/server', ms: 300, percent: 30 },
+            { origin: 'zod', ms: 200, percent: 20 },
+          ],
+          byParty: [
+            { party: 'Parley', ms: 500, percent: 50 },
+            { party: 'the SDK', ms: 400, percent: 40 },
+            { party: 'gc', ms: 100, percent: 10 },
+          ],
+          file: 'bench/results/parley-a-c16.cpuprofile',
+        },
+      },
+    });
+    const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
+    expect(text).toContain(
+      '**Parley** (1,000 ms busy; by origin: @parley/server 30%, zod 20%; on whose behalf: Parley 50%, the SDK 40%, gc 10%; profile: `bench/results/parley-a-c16.cpuprofile`)',
+    );
+    expect(text).toContain('| `parseJsonBody` | `packages/server/src/serve/read-body.ts:24` | 2.0% |');
   });
 
   it('shows what a pending 2025-era question costs, floors first, each against the floor beneath it', () => {

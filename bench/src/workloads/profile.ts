@@ -24,6 +24,22 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'sdk-sessions': ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
 };
 
+/** The `byParty` name of the official SDK's work. */
+export const SDK_PARTY = 'the SDK';
+const SDK = ['@modelcontextprotocol/server', '@modelcontextprotocol/core'];
+const PARLEY = ['@parley/server', '@parley/core'];
+
+/** On whose behalf each server's time is spent (`byParty`): the server's own code, and the SDK's. */
+const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> = {
+  parley: { Parley: PARLEY, [SDK_PARTY]: SDK },
+  'parley-use': { Parley: PARLEY, [SDK_PARTY]: SDK },
+  'parley-otel': { Parley: [...PARLEY, '@opentelemetry/api'], [SDK_PARTY]: SDK },
+  sdk: { "the bench's tool": ['bench'], [SDK_PARTY]: SDK },
+  'sdk-sessions': { "the bench's tool": ['bench'], [SDK_PARTY]: SDK },
+  floor: { 'the floor': ['bench'] },
+  'json-floor': { 'the floor': ['bench'] },
+};
+
 export interface ServerProfile extends ProfileSummary {
   /** The profile file, relative to the repository root. */
   readonly file: string;
@@ -51,6 +67,7 @@ export async function profileServer(
   const summary = summarizeProfile(profile, new SourceLocator(repoRoot), {
     limit: 15,
     firstParty: FIRST_PARTY[server.kind],
+    parties: PARTIES[server.kind],
   });
   return { ...summary, file: join('bench', 'results', name) };
 }
