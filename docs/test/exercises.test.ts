@@ -36,7 +36,7 @@ const box = (id: string): Locator => page.locator(`.exercise-box[data-exercise="
 async function check(exercise: Locator): Promise<string> {
   await exercise.locator('.exercise-check').click();
   const verdict = exercise.locator('.exercise-verdict');
-  await expect.poll(() => verdict.getAttribute('data-pass'), { timeout: 15_000 }).not.toBeNull();
+  await expect.poll(() => verdict.getAttribute('data-pass')).not.toBeNull();
   return ((await verdict.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 }
 

@@ -106,7 +106,7 @@ export class Terminal {
   }
 
   /** Waits for the command to end and returns its exit status (128 + n when signal n ended it). */
-  async exitCode(timeoutMs = 30_000): Promise<number> {
+  async exitCode(timeoutMs = SETTLE_TIMEOUT_MS): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     while (true) {
       const status = await readFile(join(this.dir, 'status'), 'utf8').catch(() => '');

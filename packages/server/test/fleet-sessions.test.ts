@@ -191,5 +191,5 @@ describe('2025-era sessions across replicas sharing Redis', () => {
     }));
     clients.push(again.client);
     expect(textOf(await again.callTool('quiz', { questions: 1 }))).toBe('Answers: 11');
-  }, 30_000);
+  });
 });

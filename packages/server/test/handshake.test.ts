@@ -7,6 +7,7 @@ import type {
   ElicitResult,
   JSONRPCRequest,
 } from '@modelcontextprotocol/client';
+import { SETTLE_TIMEOUT_MS } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureEnv } from './wire/fixture-env.js';
 import {
@@ -119,7 +120,8 @@ describe.each([['stdio'], ['http']] as [Transport][])('2025 handshake era over %
       if (message === 'How many boxes?') return accept(1);
       arrived.add(message);
       if (arrived.size === 2) bothArrived();
-      await Promise.race([both, sleep(5000)]);
+      // Bounded, so asking one at a time (the second never comes while the first waits) fails here.
+      await Promise.race([both, sleep(SETTLE_TIMEOUT_MS)]);
       sawBoth.push(arrived.size === 2);
       return bookingAnswers(request);
     };
