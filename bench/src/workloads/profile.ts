@@ -13,21 +13,22 @@ import { SourceLocator } from '../profile/source-location.js';
 import type { ServerKind } from '../servers/kinds.js';
 import type { ServerProcess } from '../servers/spawn.js';
 
+const SDK = ['@modelcontextprotocol/server', '@modelcontextprotocol/core'];
+const PARLEY = ['@parley/server', '@parley/core'];
+
 /** Whose functions count as the server's own code, for total (inclusive) time. */
 const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
-  parley: ['@parley/server', '@parley/core'],
-  sdk: ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
+  parley: PARLEY,
+  sdk: [...SDK, 'bench'],
   floor: ['bench'],
   'json-floor': ['bench'],
-  'parley-use': ['@parley/server', '@parley/core'],
-  'parley-otel': ['@parley/server', '@parley/core', '@opentelemetry/api'],
-  'sdk-sessions': ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'bench'],
+  'parley-use': PARLEY,
+  'parley-otel': [...PARLEY, '@opentelemetry/api'],
+  'sdk-sessions': [...SDK, 'bench'],
 };
 
 /** The `byParty` name of the official SDK's work. */
 export const SDK_PARTY = 'the SDK';
-const SDK = ['@modelcontextprotocol/server', '@modelcontextprotocol/core'];
-const PARLEY = ['@parley/server', '@parley/core'];
 
 /** On whose behalf each server's time is spent (`byParty`): the server's own code, and the SDK's. */
 const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> = {
