@@ -87,9 +87,13 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
       `3 replicas (${replicas.map((r) => r.address).join(', ')}) behind nginx at ${publicUrl}, Redis at ${redis.url}`,
     );
 
+    // A graceful stop revokes the tokens the replica printed: every request's token is counted while
+    // it is on its way, so a stop can wait for the ones still carrying them.
+    const tokenUse = new TokenUse();
     const channel = new BalancerChannel(
       publicUrl,
       replicas.map((replica) => replica.address),
+      tokenUse,
     );
     const byAddress = new Map(replicas.map((replica) => [replica.address, replica]));
     let tokenSource = replicas[0]!;
@@ -162,12 +166,20 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
       note(`driver now uses the tokens ${tokenSource.name} printed`);
     };
 
+    /** SIGTERM, once no request in flight still carries the tokens the stop revokes. */
+    const stopGracefully = async (replica: Replica) => {
+      moveTokensOff(replica);
+      const printed = Object.values(replica.tokens ?? {}).map((token) => `Bearer ${token}`);
+      if (!(await tokenUse.drained(printed, 15_000)))
+        note(`  requests with ${replica.name}'s tokens were still in flight after 15 s`);
+      await replica.stop();
+    };
+
     const rolling = async (keys: readonly RingKey[], label: string) => {
       note(`${label}: rolling restart with PARLEY_STATE_KEYS=${keys.map((key) => key.id).join(',')}`);
       for (const replica of replicas) {
-        moveTokensOff(replica);
         const window = windows.open(label, replica.address);
-        await replica.stop();
+        await stopGracefully(replica);
         await replica.start(ringText(keys));
         await servedAgain(window);
         note(`  ${replica.name} restarted with ${replica.ring.join(',')}`);
@@ -273,14 +285,8 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     // Both eras at once, no affinity: 2025-era sessions on any replica through the Redis router.
     let ring: RingKey[] = [newerKey];
     const thirdKey = newKey('k-2026-12');
-    const tokenUse = new TokenUse();
     const restartOne = async (replica: Replica, keys: readonly RingKey[], router = true) => {
-      moveTokensOff(replica);
-      // Requests in flight may still carry its tokens, which its graceful stop revokes: let them land.
-      const printed = Object.values(replica.tokens ?? {}).map((token) => `Bearer ${token}`);
-      if (!(await tokenUse.drained(printed, 15_000)))
-        note(`  requests with ${replica.name}'s tokens were still in flight after 15 s`);
-      await replica.stop();
+      await stopGracefully(replica);
       await replica.start(ringText(keys), { sessionRouter: router });
     };
     const mixedFaults: MixedFault[] = [

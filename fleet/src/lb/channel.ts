@@ -1,3 +1,4 @@
+import type { TokenUse } from '../mixed/token-use.js';
 import { RoundRobinPredictor } from './round-robin.js';
 import { type HttpCall, type HttpReply, type MidRequestHook, send } from './send.js';
 
@@ -21,8 +22,12 @@ export class BalancerChannel {
   #busy = false;
   #sent = 0;
 
-  constructor(origin: string, replicas: readonly string[]) {
+  readonly #tokenUse: TokenUse | undefined;
+
+  /** `tokenUse`: counts each request's bearer token while it is on its way (see {@link TokenUse}). */
+  constructor(origin: string, replicas: readonly string[], tokenUse?: TokenUse) {
     this.#origin = origin;
+    this.#tokenUse = tokenUse;
     this.#predictor = new RoundRobinPredictor(replicas);
     for (const replica of replicas) this.#served.set(replica, 0);
   }
@@ -39,8 +44,10 @@ export class BalancerChannel {
   async send(call: HttpCall, midRequest?: MidRequestHook): Promise<BalancedReply> {
     if (this.#busy) throw new Error('BalancerChannel sends one request at a time; await the previous one.');
     this.#busy = true;
+    const authorization = call.headers.authorization;
+    const release = authorization === undefined ? undefined : this.#tokenUse?.hold(authorization);
     try {
-      const reply = await send(this.#origin, call, midRequest);
+      const reply = await send(this.#origin, call, midRequest).finally(release);
       this.#sent++;
       const header = reply.headers['x-upstream'];
       const tried = (Array.isArray(header) ? header.join(',') : (header ?? ''))

@@ -9,6 +9,15 @@ const json = (status: number, message: unknown): HttpReply => ({
 });
 
 describe('outcomeOf', () => {
+  it('names the status and the body of a JSON answer that is not a JSON-RPC response', () => {
+    const refused = outcomeOf(json(401, { error: 'invalid_token', error_description: 'revoked' }));
+    expect(refused).toEqual({
+      kind: 'bad',
+      reason:
+        'HTTP 401, the response has neither result nor error: {"error":"invalid_token","error_description":"revoked"}',
+    });
+  });
+
   it('reads an InputRequiredResult, a tool result, and an error', () => {
     const asked = outcomeOf(
       json(200, {

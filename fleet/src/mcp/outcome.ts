@@ -58,7 +58,13 @@ export function outcomeOf(reply: HttpReply): Outcome {
     };
   }
   const result = message.result;
-  if (!isRecord(result)) return { kind: 'bad', reason: 'the response has neither result nor error' };
+  if (!isRecord(result)) {
+    // e.g. an OAuth error body ({"error":"invalid_token"}): the status and the start of the body say which.
+    return {
+      kind: 'bad',
+      reason: `HTTP ${reply.status}, the response has neither result nor error: ${reply.body.slice(0, 120)}`,
+    };
+  }
   if (result.resultType === 'input_required') {
     const questions: Record<string, Question> = {};
     for (const [key, request] of Object.entries(isRecord(result.inputRequests) ? result.inputRequests : {})) {
