@@ -134,12 +134,14 @@ function stateTables(results: BenchResults): string {
         [
           'Flow',
           'Parley seal + open, µs/round',
+          "Parley's windows, middle half",
           'raw SDK mint + verify, µs/round',
           'AES-256-GCM alone (node:crypto), µs/round',
         ],
         results.stateCodec.map((row) => [
           `${row.questions} question(s)`,
           n1(row.parleyUs),
+          row.parleySpreadUs ? `${n1(row.parleySpreadUs[0])}–${n1(row.parleySpreadUs[1])}` : '—',
           n1(row.sdkUs),
           n1(row.aesGcmUs),
         ]),
