@@ -5,10 +5,13 @@
  *   npm run bench:compare -- --base ../parley-at-ff2aea0        # a built checkout of another commit
  *   npm run bench:compare -- --base DIR --runs 9 --seconds 5 --questions 1 --concurrency 16
  *   npm run bench:compare -- --kind parley-use                  # this build with a feature vs plain
+ *   npm run bench:compare -- --base DIR --other-first          # the same, the other side started and run first
  *
  * `--base DIR` is a checkout that ran `npm run build` (its bench/dist/servers/main.js is started);
  * without it, `--kind K` is compared with plain Parley of this build. Prints each pair and the
- * medians: flows/s and server CPU per round.
+ * medians: flows/s and server CPU per round. Which side starts (and warms) first has moved the ratio
+ * on a 2-core machine by more than the gaps it was asked to find (one pair of builds read 0.875 one
+ * way and 1.011 the other, 31 pairs each), so run a close call both ways (`--other-first`).
  */
 
 import { join, resolve } from 'node:path';
@@ -27,6 +30,7 @@ const { values } = parseArgs({
     warm: { type: 'string', default: '8' },
     questions: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '16' },
+    'other-first': { type: 'boolean', default: false },
   },
 });
 
@@ -44,26 +48,28 @@ interface Side {
   readonly runs: LoadRun[];
 }
 
-const sides: Side[] = values.base
+const start = (kind: ServerKind, main?: string) => ServerProcess.start(kind, main ? { main } : {});
+const mainOf = (dir: string) => join(resolve(dir), 'bench', 'dist', 'servers', 'main.js');
+const plan: [string, ServerKind, string | undefined][] = values.base
   ? [
-      { name: 'this build', server: await ServerProcess.start('parley'), runs: [] },
-      {
-        name: `base (${values.base})`,
-        server: await ServerProcess.start('parley', {
-          main: join(resolve(values.base), 'bench', 'dist', 'servers', 'main.js'),
-        }),
-        runs: [],
-      },
+      ['this build', 'parley', undefined],
+      [`base (${values.base})`, 'parley', mainOf(values.base)],
     ]
   : [
-      { name: 'parley', server: await ServerProcess.start('parley'), runs: [] },
-      { name: kind, server: await ServerProcess.start(kind), runs: [] },
+      ['parley', 'parley', undefined],
+      [kind, kind, undefined],
     ];
+if (values['other-first']) plan.reverse();
+const started: Side[] = [];
+for (const [name, serverKind, main] of plan)
+  started.push({ name, server: await start(serverKind, main), runs: [] });
+// `sides` stays [this, other] for the report; `started` is the order they start and run in.
+const sides = values['other-first'] ? [...started].reverse() : started;
 
 try {
-  for (const side of sides) await runLoad(side.server, { ...spec, durationMs: Number(values.warm) * 1000 });
+  for (const side of started) await runLoad(side.server, { ...spec, durationMs: Number(values.warm) * 1000 });
   for (let run = 0; run < runs; run++) {
-    const order = run % 2 === 0 ? sides : [...sides].reverse();
+    const order = run % 2 === 0 ? started : [...started].reverse();
     for (const side of order) side.runs.push(await runLoad(side.server, { ...spec, durationMs }));
     const [a, b] = sides as [Side, Side];
     const ra = a.runs.at(-1)!;
