@@ -15,10 +15,10 @@ import { outcomeOf, unclearReason } from './mcp/outcome.js';
 import type { EraResult } from './mixed/era-result.js';
 import type { MixedReport } from './mixed/mixed-report.js';
 import { type MixedFault, runMixed } from './mixed/mixed-run.js';
-import { TokenUse } from './mixed/token-use.js';
 import { emptyProbeCounts, probeState } from './probes.js';
 import { type FleetReport, OUTSIDE, problemsOf, type ReplayCheck } from './report.js';
 import { Replica } from './services/replica.js';
+import { TokenUse } from './token-use.js';
 import { type Tokens, USERS, type UserName } from './users.js';
 
 export interface FleetOptions {

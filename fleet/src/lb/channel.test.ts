@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TokenUse } from '../mixed/token-use.js';
+import { TokenUse } from '../token-use.js';
 import { BalancerChannel } from './channel.js';
 
 let close: (() => Promise<void>) | undefined;

@@ -1,4 +1,4 @@
-import type { TokenUse } from '../mixed/token-use.js';
+import type { TokenUse } from '../token-use.js';
 import { RoundRobinPredictor } from './round-robin.js';
 import { type HttpCall, type HttpReply, type MidRequestHook, send } from './send.js';
 

@@ -9,10 +9,10 @@ import {
 } from '../flows/bookings.js';
 import type { FlowKind } from '../flows/flow.js';
 import { futureDate, type Random } from '../random.js';
+import type { TokenUse } from '../token-use.js';
 import { type Tokens, USERS, type UserName } from '../users.js';
 import { type EraResult, type FlowPlace, placeText } from './era-result.js';
 import { openHandshakeSession, type SessionExchange, type SessionRouting } from './handshake-session.js';
-import type { TokenUse } from './token-use.js';
 
 /** What a 2025-era flow needs from the run. */
 export interface HandshakeDeps {

@@ -4,7 +4,7 @@ import {
   type ElicitResult,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { TokenUse } from './token-use.js';
+import type { TokenUse } from '../token-use.js';
 
 /** What a 2025-era session saw of the balancer. */
 export interface SessionRouting {

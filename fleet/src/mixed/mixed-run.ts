@@ -5,12 +5,12 @@ import { send } from '../lb/send.js';
 import { toolCall } from '../mcp/modern-call.js';
 import { outcomeOf, unclearReason } from '../mcp/outcome.js';
 import { Random } from '../random.js';
+import type { TokenUse } from '../token-use.js';
 import { type Tokens, USERS, type UserName } from '../users.js';
 import type { Era, EraResult } from './era-result.js';
 import { type HandshakeDeps, HandshakeFlightFlow, HandshakeReturnFlow } from './handshake-flow.js';
 import type { SessionRouting } from './handshake-session.js';
 import { runModernFlow } from './modern-runner.js';
-import type { TokenUse } from './token-use.js';
 
 /** A fault the run injects once a share of its flows finished. */
 export interface MixedFault {

@@ -2,8 +2,8 @@ import type { Agent } from 'node:http';
 import type { BookingFlow } from '../flows/rounds-flow.js';
 import { type HttpReply, send } from '../lb/send.js';
 import { unclearReason } from '../mcp/outcome.js';
+import type { TokenUse } from '../token-use.js';
 import { type EraResult, type FlowPlace, placeText } from './era-result.js';
-import type { TokenUse } from './token-use.js';
 
 /** Unclear failures of one flow before it gives up. */
 const MAX_RETRIES = 8;
