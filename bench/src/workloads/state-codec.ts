@@ -41,7 +41,7 @@ export interface CodecOptions {
   readonly flows: readonly number[];
   /** Flows timed per window. */
   readonly iterations: number;
-  /** Windows of the raw SDK's codec; Parley's and AES-GCM's get three times as many, between them. */
+  /** Windows of the raw SDK's codec per flow length; Parley's and AES-GCM's get three times as many. */
   readonly repeats: number;
 }
 
@@ -79,22 +79,36 @@ export function aesGcmRoundTrip(key: Buffer, iv: Buffer, plaintext: Buffer): Buf
 
 const AES_AAD = Buffer.from('bench');
 
+type Round = (answered: number) => unknown;
+
 /** Rounds run before a codec is timed, so the first flow length measured is not timed cold. */
 const WARM_ROUNDS = 3_000;
 
-async function warm(questions: number, round: (answered: number) => unknown) {
+async function warm(questions: number, round: Round) {
   for (let warmed = 0; warmed < WARM_ROUNDS; warmed += questions) {
     for (let answered = 0; answered < questions; answered++) await round(answered);
   }
 }
 
 /** One timed window: the mean µs per round over `iterations` flows. */
-async function timeFlows(iterations: number, questions: number, round: (answered: number) => unknown) {
+async function timeFlows(iterations: number, questions: number, round: Round) {
   const started = process.hrtime.bigint();
   for (let i = 0; i < iterations; i++) {
     for (let answered = 0; answered < questions; answered++) await round(answered);
   }
   return Number(process.hrtime.bigint() - started) / 1e3 / (iterations * questions);
+}
+
+/** Times seal + open per round for flows of each length, for Parley's codec and the SDK's. */
+/** One flow length's three codecs, and the windows timed for each. */
+interface FlowCodecs {
+  readonly questions: number;
+  readonly parley: Round;
+  readonly sdk: Round;
+  readonly aes: Round;
+  readonly parleyRuns: number[];
+  readonly sdkRuns: number[];
+  readonly aesRuns: number[];
 }
 
 /** Times seal + open per round for flows of each length, for Parley's codec and the SDK's. */
@@ -108,9 +122,10 @@ export async function measureStateCodecs(options: CodecOptions): Promise<CodecTi
   });
   // The two fields the bench's bind callback reads; the rest of a ServerContext is not touched.
   const ctx = { mcpReq: { method: 'tools/call' }, http: undefined } as unknown as ServerContext;
+  const key = Buffer.from(BENCH_KEY);
+  const iv = Buffer.alloc(12);
 
-  const timings: CodecTiming[] = [];
-  for (const questions of options.flows) {
+  const flows = options.flows.map((questions): FlowCodecs => {
     const binding = {
       server: 'bench-parley',
       method: 'tools/call' as const,
@@ -118,45 +133,50 @@ export async function measureStateCodecs(options: CodecOptions): Promise<CodecTi
       args: { questions },
       principal: undefined,
     };
-    const parleyRuns: number[] = [];
-    const sdkRuns: number[] = [];
-    const aesRuns: number[] = [];
     // Built before the clock starts: what is timed is sealing and opening, not making the states.
     const states = Array.from({ length: questions }, (_, k) => parleyState(k));
     const answerLists = Array.from({ length: questions }, (_, k) =>
       Array.from({ length: k }, (_, i) => answerOf(i)),
     );
-    const key = Buffer.from(BENCH_KEY);
-    const iv = Buffer.alloc(12);
     // The bytes Parley's codec encrypts for each state (its compact payload).
     const plaintexts = states.map((state) => Buffer.from(encodePayload(state, 2_000_000_000)));
-    const parleyRound = async (answered: number) => {
-      // As a server round does: the call's binding bytes once, then open and seal with them.
-      const bytes = bindingBytes(binding);
-      const opened = await parley.open(await parley.seal(states[answered]!, bytes), bytes);
-      if (!opened.ok) throw new Error(`Parley's codec refused its own state: ${opened.reason}.`);
-    };
-    const sdkRound = async (answered: number) => {
-      await sdk.verify(await sdk.mint({ answers: answerLists[answered]! }, ctx), ctx);
-    };
-    const aesRound = (answered: number) => aesGcmRoundTrip(key, iv, plaintexts[answered]!);
-    for (const round of [parleyRound, sdkRound, aesRound]) await warm(questions, round);
-    // Short windows, interleaved: a burst of load from elsewhere on the machine lands in a few
-    // windows of every codec alike instead of in the whole of one.
-    for (let repeat = 0; repeat < options.repeats; repeat++) {
-      for (let share = 0; share < 3; share++) {
-        parleyRuns.push(await timeFlows(options.iterations, questions, parleyRound));
-        aesRuns.push(await timeFlows(options.iterations, questions, aesRound));
-      }
-      sdkRuns.push(await timeFlows(options.iterations, questions, sdkRound));
-    }
-    timings.push({
+    return {
       questions,
-      parleyUs: median(parleyRuns),
-      parleySpreadUs: quartiles(parleyRuns),
-      sdkUs: median(sdkRuns),
-      aesGcmUs: median(aesRuns),
-    });
+      parley: async (answered) => {
+        // As a server round does: the call's binding bytes once, then open and seal with them.
+        const bytes = bindingBytes(binding);
+        const opened = await parley.open(await parley.seal(states[answered]!, bytes), bytes);
+        if (!opened.ok) throw new Error(`Parley's codec refused its own state: ${opened.reason}.`);
+      },
+      sdk: async (answered) => {
+        await sdk.verify(await sdk.mint({ answers: answerLists[answered]! }, ctx), ctx);
+      },
+      aes: (answered) => aesGcmRoundTrip(key, iv, plaintexts[answered]!),
+      parleyRuns: [],
+      sdkRuns: [],
+      aesRuns: [],
+    };
+  });
+  for (const flow of flows)
+    for (const round of [flow.parley, flow.sdk, flow.aes]) await warm(flow.questions, round);
+  // Short windows, interleaved across codecs and flow lengths: a burst of load from elsewhere on the
+  // machine (or the tail of the workload before) lands in a few windows of every row alike instead
+  // of in the whole of one.
+  for (let repeat = 0; repeat < options.repeats; repeat++) {
+    for (let share = 0; share < 3; share++) {
+      for (const flow of flows) {
+        flow.parleyRuns.push(await timeFlows(options.iterations, flow.questions, flow.parley));
+        flow.aesRuns.push(await timeFlows(options.iterations, flow.questions, flow.aes));
+      }
+    }
+    for (const flow of flows)
+      flow.sdkRuns.push(await timeFlows(options.iterations, flow.questions, flow.sdk));
   }
-  return timings;
+  return flows.map((flow) => ({
+    questions: flow.questions,
+    parleyUs: median(flow.parleyRuns),
+    parleySpreadUs: quartiles(flow.parleyRuns),
+    sdkUs: median(flow.sdkRuns),
+    aesGcmUs: median(flow.aesRuns),
+  }));
 }
