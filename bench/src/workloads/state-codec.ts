@@ -99,7 +99,6 @@ async function timeFlows(iterations: number, questions: number, round: Round) {
   return Number(process.hrtime.bigint() - started) / 1e3 / (iterations * questions);
 }
 
-/** Times seal + open per round for flows of each length, for Parley's codec and the SDK's. */
 /** One flow length's three codecs, and the windows timed for each. */
 interface FlowCodecs {
   readonly questions: number;
