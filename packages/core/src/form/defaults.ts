@@ -1,4 +1,4 @@
-import { isRecord, own, plainCopy } from './json.js';
+import { isRecord, own, plainCopy, setOwn } from './json.js';
 import type { RequestedSchema } from './types.js';
 
 /**
@@ -19,12 +19,7 @@ export function applyDefaults(
     for (const [name, node] of Object.entries(properties)) {
       const fallback = isRecord(node) ? own(node, 'default') : undefined;
       if (fallback === undefined || own(filled, name) !== undefined) continue;
-      Object.defineProperty(filled, name, {
-        value: plainCopy(fallback),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(filled, name, plainCopy(fallback));
     }
   } catch {
     // An unreadable schema fills nothing.

@@ -32,15 +32,18 @@ export function plainCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => plainCopy(item)) as T;
   if (isRecord(value)) {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      Object.defineProperty(copy, key, {
-        value: plainCopy(item),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
+    for (const key of Object.keys(value)) setOwn(copy, key, plainCopy(value[key]));
     return copy as T;
   }
   return value;
+}
+
+/**
+ * Sets an own, enumerable, writable property. Only `__proto__` needs `defineProperty`: assigned,
+ * it would set the object's prototype instead (JSON.parse makes it an own key like any other).
+ */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }

@@ -31,20 +31,23 @@ export function lingeringResponseClass(limits: LingerLimits): typeof ServerRespo
     // Set while the answer is out and the connection waits to close: callbacks of end() calls made meanwhile.
     #lingering: (() => void)[] | undefined;
 
-    override writeHead(statusCode: number, ...rest: unknown[]): this {
+    // (statusCode, reason?, headers?): named, not a rest parameter, so no array is made per answer.
+    override writeHead(statusCode: number, reason?: unknown, headers?: unknown): this {
       if (bodyStillComing(this.req)) this.shouldKeepAlive = false;
-      return super.writeHead(statusCode, ...(rest as [never, never]));
+      return super.writeHead(statusCode, reason as never, headers as never);
     }
 
     // One signature for Node's three overloads of end(): (cb), (chunk, cb), (chunk, encoding, cb).
     override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      // The usual answer, to a request that arrived whole: Node's own end(), nothing else made.
+      if (this.#lingering === undefined && !bodyStillComing(this.req))
+        return super.end(chunk as never, encoding as never, callback as never);
       const [data, dataEncoding, done] = endArguments(chunk, encoding, callback);
       if (this.#lingering) {
         // Ended already: a second end() waits for the first.
         if (done) this.#lingering.push(done);
         return this;
       }
-      if (!bodyStillComing(this.req)) return super.end(chunk as never, encoding as never, callback as never);
       const waiting: (() => void)[] = done ? [done] : [];
       this.#lingering = waiting;
       if (data !== undefined) {

@@ -37,7 +37,7 @@ export const handshakeEra: EraModule = {
       const clientCapabilities = server.getClientCapabilities();
       // Only a call whose questions could not be sent as URLs was parked (its page went by link).
       const parkable =
-        app.pages !== undefined &&
+        app.pages?.mayHoldParked === true &&
         (!elicitationModes(clientCapabilities, protocolVersion).url ||
           modeFailedFor('url', clientCapabilities));
       if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);

@@ -50,8 +50,10 @@ export const modernEra: EraModule = {
     // An anonymous caller's parked calls and pages count against its address.
     const parker = { user, transport, anonymous: caller };
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
-    // (with no state) once the person answered: its parked state is on the server.
-    const parkable = app.pages !== undefined && !elicitationModes(clientCapabilities, protocolVersion).url;
+    // (with no state) once the person answered: its parked state is on the server (when anything
+    // could be parked at all).
+    const parkable =
+      app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
     const state =
       (await openState(app, sdk, bindingFacts, bindingOf)) ??
       (parkable

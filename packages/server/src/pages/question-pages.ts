@@ -49,6 +49,13 @@ export interface OpenedPage {
 const KIND = 'question';
 
 /**
+ * The memory stores of this process a call was ever parked in, by whichever pages share them. A
+ * memory store is this process's alone: until a call is parked in it there is nothing to look up.
+ * Any other store may hold calls another replica parked, and is always asked.
+ */
+const parkedInMemory = new WeakSet<FlowStore>();
+
+/**
  * Question pages: a form question the client cannot show in-band is asked on a page of this
  * server (a URL-mode question that points at it, or a link in the call's result). Each page is a
  * flow: single use, expiring, bound to the user who asked (or, where there is no user to check,
@@ -228,6 +235,15 @@ export class QuestionPages {
     const ttlMs = (this.#deps.options.ttlSeconds ?? 900) * 1000;
     const now = (this.#deps.now ?? Date.now)();
     await this.#values().putValue(parkedCallKey(key), encodeParkedCall(call), now + ttlMs);
+    if (this.#store instanceof MemoryFlowStore) parkedInMemory.add(this.#store);
+  }
+
+  /**
+   * Whether a parked call could be waiting: false only when the store is this process's memory
+   * and nothing was parked in it, so a call's first round skips the lookup (and its digest).
+   */
+  get mayHoldParked(): boolean {
+    return !(this.#store instanceof MemoryFlowStore) || parkedInMemory.has(this.#store);
   }
 
   /** Takes a parked call back (it is kept no longer: a parked call resumes once). */

@@ -68,8 +68,21 @@ export function decodeHeaderValue(raw: string): string | undefined {
   }
 }
 
+// A tool's listing keeps its input schema for as long as the tool is registered: read it once.
+const declaredHeaders = new WeakMap<object, readonly ParamHeader[]>();
+
 /** The `x-mcp-header` declarations of a tool's input schema (top-level properties of primitive type). */
-export function paramHeadersOf(inputSchema: unknown): ParamHeader[] {
+export function paramHeadersOf(inputSchema: unknown): readonly ParamHeader[] {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return [];
+  let found = declaredHeaders.get(inputSchema);
+  if (found === undefined) {
+    found = readParamHeaders(inputSchema);
+    declaredHeaders.set(inputSchema, found);
+  }
+  return found;
+}
+
+function readParamHeaders(inputSchema: object): ParamHeader[] {
   const properties = (inputSchema as { properties?: unknown } | undefined)?.properties;
   if (typeof properties !== 'object' || properties === null) return [];
   const found: ParamHeader[] = [];

@@ -212,8 +212,11 @@ export function decodeFormAnswer(question: PreparedQuestion<unknown>, encoded: J
  * Anything else (an object where a value belongs, a wrong type) is checked as sent and asked again.
  */
 function liberalContent(question: PreparedQuestion<unknown>, content: Record<string, unknown>): unknown {
-  const present = Object.entries(content).filter(([, value]) => value !== null);
-  return applyDefaults(question.schema, Object.fromEntries(present));
+  // applyDefaults copies the content: a copy without the nulls is made first only when there is one.
+  const present = Object.values(content).includes(null)
+    ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
+    : content;
+  return applyDefaults(question.schema, present);
 }
 
 /** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */
