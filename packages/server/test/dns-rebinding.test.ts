@@ -86,4 +86,15 @@ describe('the Host header check', () => {
     }
     expect(runs).toBe(1);
   });
+
+  it('a Host that passed lets only that same Host through after it: the next foreign one is refused', async () => {
+    const port = new URL(loopback.url).port;
+    runs = 0;
+    const call = REQUESTS['a 2026-07-28 tools/call'];
+    for (const host of [`localhost:${port}`, `evil.example:${port}`, `localhost:${port}`, `evil.example:${port}`]) {
+      const answered = await send(loopback.url, host, call);
+      expect(answered.status, host).toBe(host.startsWith('evil') ? 403 : 200);
+    }
+    expect(runs).toBe(2);
+  });
 });

@@ -49,6 +49,21 @@ describe('applyDefaults', () => {
     expect(sep1034.properties.tags!.default).toEqual(['a']);
   });
 
+  it('copies a __proto__ key as data: it never sets the copy’s prototype', () => {
+    const content = JSON.parse('{"__proto__": {"polluted": true}, "note": "x"}') as Record<string, unknown>;
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string","default":"d"},"note":{"type":"string"}}}',
+    ) as RequestedSchema;
+    const filled = applyDefaults(schema, content);
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
+    expect(Object.hasOwn(filled, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(filled, '__proto__')?.value).toEqual({ polluted: true });
+    expect((filled as { polluted?: unknown }).polluted).toBeUndefined();
+    const defaulted = applyDefaults(schema, { note: 'x' });
+    expect(Object.getPrototypeOf(defaulted)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(defaulted, '__proto__')?.value).toBe('d');
+  });
+
   it('never throws on odd input', () => {
     expect(applyDefaults(null as unknown as RequestedSchema, { a: 1 })).toEqual({ a: 1 });
     expect(applyDefaults(sep1034, 'x' as unknown as Record<string, unknown>)).toMatchObject({ age: 30 });

@@ -151,6 +151,8 @@ const MODERN_REVISIONS: readonly string[] = ['2026-07-28'];
 export class Endpoint {
   readonly #app: App;
   readonly #allowedHosts: string[];
+  /** The last Host header that passed (requests repeat it: the check parses it as a URL). */
+  #hostPassed: string | undefined;
   readonly #allowedOrigins: string[];
   readonly #maxBodyBytes: number;
   readonly #authenticate: EndpointOptions['authenticate'];
@@ -234,8 +236,12 @@ export class Endpoint {
 
   /** `mayForward`: false for a request another replica passed here (it is never passed on again). */
   async #serve(exchange: HttpExchange, respond: HttpResponder, mayForward: boolean): Promise<void> {
-    const host = validateHostHeader(exchange.header('host'), this.#allowedHosts);
-    if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
+    const hostHeader = exchange.header('host');
+    if (hostHeader === undefined || hostHeader !== this.#hostPassed) {
+      const host = validateHostHeader(hostHeader, this.#allowedHosts);
+      if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
+      this.#hostPassed = hostHeader;
+    }
     const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
     if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
 
