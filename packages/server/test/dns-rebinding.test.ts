@@ -91,7 +91,12 @@ describe('the Host header check', () => {
     const port = new URL(loopback.url).port;
     runs = 0;
     const call = REQUESTS['a 2026-07-28 tools/call'];
-    for (const host of [`localhost:${port}`, `evil.example:${port}`, `localhost:${port}`, `evil.example:${port}`]) {
+    for (const host of [
+      `localhost:${port}`,
+      `evil.example:${port}`,
+      `localhost:${port}`,
+      `evil.example:${port}`,
+    ]) {
       const answered = await send(loopback.url, host, call);
       expect(answered.status, host).toBe(host.startsWith('evil') ? 403 : 200);
     }
