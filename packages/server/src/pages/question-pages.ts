@@ -234,8 +234,8 @@ export class QuestionPages {
   async park(key: ParkedCallKey, call: ParkedCall): Promise<void> {
     const ttlMs = (this.#deps.options.ttlSeconds ?? 900) * 1000;
     const now = (this.#deps.now ?? Date.now)();
-    await this.#values().putValue(parkedCallKey(key), encodeParkedCall(call), now + ttlMs);
     if (this.#store instanceof MemoryFlowStore) parkedInMemory.add(this.#store);
+    await this.#values().putValue(parkedCallKey(key), encodeParkedCall(call), now + ttlMs);
   }
 
   /**
