@@ -1,5 +1,6 @@
 import { createHistogram } from 'node:perf_hooks';
-import { cpuMicros, type ServerProcess } from '../servers/spawn.js';
+import type { StatsSource } from '../servers/side-channel-client.js';
+import { cpuMicros } from '../servers/spawn.js';
 import { IdSource, runFlow } from './flow.js';
 import { KeepAlivePoster } from './http-post.js';
 
@@ -31,7 +32,10 @@ export interface LoadRun {
  * Drives `spec.concurrency` back-to-back survey flows against a server for `spec.durationMs`, and
  * reads the server's own CPU time before and after.
  */
-export async function runLoad(server: ServerProcess, spec: LoadSpec): Promise<LoadRun> {
+export async function runLoad(
+  server: StatsSource & { readonly url: string },
+  spec: LoadSpec,
+): Promise<LoadRun> {
   const poster = new KeepAlivePoster(server.url, spec.concurrency);
   const ids = new IdSource();
   const rounds = createHistogram();
