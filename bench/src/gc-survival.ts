@@ -8,9 +8,9 @@
  * Each server runs with V8's `--trace-gc-nvp`. A build that allocates as much per round but keeps
  * more of it alive across a scavenge pays for it in every scavenge's pause (survivors are copied,
  * twice before they are promoted), and that shows here as promoted bytes per scavenge. Unlike
- * flows per second, these figures hardly move between processes of the same code (under 1% here),
- * so one process per build settles a difference of a few percent, and `git bisect run` can find
- * the commit that brought one.
+ * flows per second, these figures hardly move between processes of the same code (within about 4%
+ * here), so one process per build settles a difference larger than that, and `git bisect run` can
+ * find the commit that brought one.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -52,10 +52,8 @@ async function measure(label: string, main: string): Promise<void> {
       await sleep(50);
       url = /\{"url":"([^"]+)"\}/.exec(readFileSync(trace, 'utf8'))?.[1];
     }
-    const server = {
-      url,
-      stats: (options?: { gc?: boolean }) => new SideChannelClient(url!, label).stats(options),
-    };
+    const side = new SideChannelClient(url, label);
+    const server = { url, stats: (options?: { gc?: boolean }) => side.stats(options) };
     await runLoad(server, { ...spec, durationMs: Number(values.warm) * 1000 });
     const from = readFileSync(trace, 'utf8').length;
     const run = await runLoad(server, { ...spec, durationMs: Number(values.seconds) * 1000 });
