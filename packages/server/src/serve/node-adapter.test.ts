@@ -4,8 +4,8 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventOutlet } from './http-exchange.js';
-import { nodeResponder } from './node-adapter.js';
+import type { EventOutlet, HttpExchange } from './http-exchange.js';
+import { nodeExchange, nodeResponder } from './node-adapter.js';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];
@@ -93,5 +93,48 @@ describe('an event stream to a slow but steady reader', () => {
     await new Promise((resolve) => setTimeout(resolve, 900));
     expect(res.destroyed).toBe(false);
     outlet.end();
+  });
+});
+
+describe('a node:http request as an exchange', () => {
+  /** Serves one POST over loopback; resolves with what the exchange said about it. */
+  async function exchangeOf(path: string, body: string) {
+    let seen!: (value: { exchange: HttpExchange; url: string; read: string }) => void;
+    const served = new Promise<{ exchange: HttpExchange; url: string; read: string }>((resolve) => {
+      seen = resolve;
+    });
+    const server = createServer(async (req, res) => {
+      const exchange = nodeExchange(req, res, 'http://example.test:8080');
+      const read = await exchange.readBody(1024);
+      res.end();
+      seen({ exchange, url: exchange.url, read: read.ok ? Buffer.from(read.bytes).toString() : 'refused' });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    sockets.push(client);
+    client.on('error', () => {});
+    client.write(
+      `POST ${path} HTTP/1.1\r\nhost: x\r\nx-two: a\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    return served;
+  }
+
+  it('gives the URL, method, headers and body', async () => {
+    const { exchange, url, read } = await exchangeOf('/mcp?x=1', '{"a":1}');
+    expect(url).toBe('http://example.test:8080/mcp?x=1');
+    expect(exchange.method).toBe('POST');
+    expect(exchange.header('x-two')).toBe('a');
+    expect(exchange.header('absent')).toBeUndefined();
+    expect(exchange.remoteAddress).toBe('127.0.0.1');
+    expect(read).toBe('{"a":1}');
+  });
+
+  it('has no accessor of its own (one per request would keep the request alive past young collections)', async () => {
+    const { exchange } = await exchangeOf('/mcp', '');
+    for (const key of Reflect.ownKeys(exchange)) {
+      const descriptor = Object.getOwnPropertyDescriptor(exchange, key)!;
+      expect({ key, accessor: 'get' in descriptor || 'set' in descriptor }).toEqual({ key, accessor: false });
+    }
   });
 });
