@@ -11,6 +11,12 @@ export interface BenchConfig {
   readonly runs: number;
   readonly runMs: number;
   readonly warmupMs: number;
+  /** (a) feature costs: server processes one after another, each serving plain Parley and every feature. */
+  readonly featureProcesses: number;
+  /** (a) feature costs: runs of each variant in each process, and each variant's warm-up in each new process. */
+  readonly featureRuns: number;
+  readonly featureRunMs: number;
+  readonly featureWarmupMs: number;
   /** (c): flows timed per repeat of the in-process codec harness. */
   readonly codecIterations: number;
   /** (d): measuring time per server and transport. */
@@ -39,6 +45,10 @@ const FULL = {
   runs: 5,
   runMs: 5000,
   warmupMs: 2000,
+  featureProcesses: 3,
+  featureRuns: 6,
+  featureRunMs: 3000,
+  featureWarmupMs: 6000,
   codecIterations: 500,
   handshakeMs: 4000,
   clientMs: 4000,
@@ -57,6 +67,10 @@ const QUICK: typeof FULL = {
   runs: 3,
   runMs: 400,
   warmupMs: 250,
+  featureProcesses: 1,
+  featureRuns: 2,
+  featureRunMs: 400,
+  featureWarmupMs: 250,
   codecIterations: 100,
   handshakeMs: 500,
   clientMs: 500,

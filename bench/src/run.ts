@@ -8,16 +8,16 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_KINDS } from './clients/kinds.js';
 import { type BenchConfig, parseConfig, USAGE } from './config.js';
-import { runLoad } from './load/run-load.js';
 import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { BenchResults, ClientResults } from './report/results.js';
-import { FEATURE_KINDS, SERVER_KINDS, type ServerKind } from './servers/kinds.js';
+import { FEATURE_HOST, FEATURE_KINDS, SERVER_KINDS, type ServerKind } from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
 import { sourceVersion } from './source-version.js';
 import { measureClient } from './workloads/client-driver.js';
-import { type FlowShape, measureFlows, type PerServer, shapeKey } from './workloads/flows.js';
+import { measureFeatureCosts } from './workloads/feature-costs.js';
+import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { measureOneHost } from './workloads/one-host.js';
@@ -90,18 +90,18 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     }
 
     if (has('a')) {
-      progress(`(a) feature costs: parley against ${FEATURE_KINDS.join(', ')}`);
-      // Three fresh servers with the same history: plain Parley, the one that served all of (a) and
-      // (b), has seen flows of 1, 5 and 20 questions (its code is tuned for all three) and would be
-      // compared with variants that only ever saw this one shape.
-      const variants = [await servers.start('parley', 'parley, for feature costs (HTTP)')];
-      for (const kind of FEATURE_KINDS) variants.push(await servers.start(kind, `${kind} (HTTP)`));
-      // Each is warmed at this shape for as long as the main servers ran it.
-      const warmMs = config.warmupMs + config.runs * config.runMs;
-      progress(`  warming each for ${(warmMs / 1000).toFixed(0)} s`);
-      for (const variant of variants) await runLoad(variant, { ...FEATURE_SHAPE, durationMs: warmMs });
-      const features = await measureFlows(variants, [FEATURE_SHAPE], config, progress);
-      measured.features = features[shapeKey(FEATURE_SHAPE)];
+      progress(`(a) feature costs: parley against ${FEATURE_KINDS.join(', ')}, in the same processes`);
+      measured.featureCosts = await measureFeatureCosts(
+        () => servers.start(FEATURE_HOST, 'parley and each feature, for feature costs (HTTP)'),
+        FEATURE_SHAPE,
+        {
+          processes: config.featureProcesses,
+          runs: config.featureRuns,
+          runMs: config.featureRunMs,
+          warmupMs: config.featureWarmupMs,
+        },
+        progress,
+      );
     }
 
     if (has('c')) {

@@ -1,11 +1,12 @@
 import { CLIENT_KINDS, type ClientKind } from '../clients/kinds.js';
 import { FEATURE_KINDS, SERVER_KINDS, type ServerKind } from '../servers/kinds.js';
+import type { FeatureCosts } from '../workloads/feature-costs.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
 import { type PendingFloors, parleyPendingKb, pendingFloorKb } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { SessionMemory } from '../workloads/session-memory.js';
-import { FEATURE_COST_GOAL_PCT, featureCost } from './goals.js';
+import { FEATURE_COST_GOAL_PCT } from './goals.js';
 import { markdownTable } from './markdown-table.js';
 import type { BenchResults } from './results.js';
 
@@ -16,6 +17,7 @@ const NAMES: Record<ServerKind, string> = {
   'json-floor': 'JSON floor',
   'parley-use': 'Parley + an empty `server.use()`',
   'parley-otel': 'Parley + `telemetry()`, no exporter',
+  'parley-features': 'Parley and each feature, one process',
   'sdk-sessions': 'raw SDK, its own HTTP sessions',
 };
 const n0 = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -81,23 +83,31 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
   );
 }
 
-function featureTable(features: PerServer<LoadSummary>): string {
+function featureTable({ servers, costs }: FeatureCosts): string {
   const pct = (value: number) => `${value >= 0 ? '+' : '−'}${n1(Math.abs(value))}%`;
   const rows = (['parley', ...FEATURE_KINDS] as const)
-    .filter((kind) => features[kind])
+    .filter((kind) => servers[kind])
     .map((kind) => {
-      const run = features[kind]!;
-      const cost = kind === 'parley' ? undefined : featureCost(features, kind);
+      const run = servers[kind]!;
+      const cost = kind === 'parley' ? undefined : costs[kind];
       return [
         kind === 'parley' ? 'Parley, no middleware' : NAMES[kind],
         n0(run.flowsPerSecond),
         cost ? pct(-cost.flowsPct) : '—',
         n0(run.cpuPerRoundUs),
         cost ? pct(cost.cpuPct) : '—',
+        cost ? cost.cpuPctByProcess.map(pct).join(', ') : '—',
       ];
     });
   return markdownTable(
-    ['Server', 'c16 flows/s', 'flows/s vs none', 'server CPU µs/round', 'CPU/round vs none'],
+    [
+      'Server',
+      'c16 flows/s',
+      'flows/s vs none',
+      'server CPU µs/round',
+      'CPU/round vs none',
+      'CPU/round vs none, by process',
+    ],
     rows,
   );
 }
@@ -390,9 +400,10 @@ export function renderMarkdown(results: BenchResults): string {
   const sections: string[] = [`Machine: ${machineLine(results)}`, '### Goals', goalsTable(results)];
   if (results.flows) {
     sections.push('### (a) Two-round flow (one question)', throughputTable(results.flows));
-    if (results.features) {
+    if (results.featureCosts) {
+      const { timing } = results.featureCosts;
       sections.push(
-        `#### (a) What a feature on the round path costs\n\nThe same flow at concurrency 16, Parley without and with each feature, interleaved in one set of runs. The goal: each costs at most ${FEATURE_COST_GOAL_PCT}% of server CPU per round.\n\n${featureTable(results.features)}`,
+        `#### (a) What a feature on the round path costs\n\nThe same flow at concurrency 16, Parley without and with each feature, served by the same process on three ports and taking turns (${timing.runs} turns of ${n1(timing.runMs / 1000)} s, in each of ${timing.processes} processes started one after another): each feature's run is compared with plain Parley's run of the same turn, so the luck of a process falls on both sides. The goal: each costs at most ${FEATURE_COST_GOAL_PCT}% of server CPU per round (the median over every pair).\n\n${featureTable(results.featureCosts)}`,
       );
     }
     const questions = [1, 5, 20].filter((q) => results.flows?.[`q${q}-c16`]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.js';
+import type { LoadRun } from '../load/run-load.js';
+import { type FeatureCosts, featureCostsOf, type ProcessRuns } from '../workloads/feature-costs.js';
 import type { LoadSummary } from '../workloads/flows.js';
 import type { MemoryReading, PendingMemory } from '../workloads/memory.js';
 import type { PendingCost, PendingFloors } from '../workloads/pending-cost.js';
@@ -14,6 +16,26 @@ const load = (flowsPerSecond: number, roundP99Ms: number, cpuPerRoundUs: number)
   cpuPerFlowUs: cpuPerRoundUs * 2,
   cpuPerRoundUs,
   runs: [],
+});
+
+/** One measured run of the feature-cost workload: flows/s and server CPU per round. */
+const run = (flowsPerSecond: number, cpuPerRoundUs: number): LoadRun => ({
+  flows: flowsPerSecond * 5,
+  rounds: flowsPerSecond * 10,
+  seconds: 5,
+  flowsPerSecond,
+  roundP50Ms: 5,
+  roundP99Ms: 20,
+  cpuPerFlowUs: cpuPerRoundUs * 2,
+  cpuPerRoundUs,
+  maxStateChars: 400,
+});
+
+/** Feature costs from one process's runs, turn by turn. */
+const featureCosts = (runs: ProcessRuns): FeatureCosts => ({
+  shape: { questions: 1, concurrency: 16 },
+  timing: { processes: 1, runs: runs.parley?.length ?? 0, runMs: 5000, warmupMs: 1000 },
+  ...featureCostsOf([runs]),
 });
 
 const memory = (heapMb: number, handlersRunning = 0): MemoryReading => ({
@@ -129,21 +151,23 @@ describe('checkGoals', () => {
     expect(goal(slower, 'Round p99')).toMatchObject({ met: false, note: "1.20× the SDK's" });
   });
 
-  it('checks each feature on the round path against Parley without it, by CPU per round', () => {
-    const features = {
-      parley: load(1000, 20, 300),
-      'parley-use': load(990, 20, 306),
-      'parley-otel': load(900, 22, 330),
-    };
-    const results = measured({ features });
+  it('checks each feature on the round path against Parley in the same processes, by CPU per round', () => {
+    const results = measured({
+      featureCosts: featureCosts({
+        parley: [run(1000, 300), run(1000, 300)],
+        'parley-use': [run(990, 306), run(990, 306)],
+        'parley-otel': [run(900, 330), run(900, 330)],
+      }),
+    });
     expect(goal(results, 'an empty server.use()')).toMatchObject({
       measured: '2.0% CPU per round (flows/s -1.0%)',
       met: true,
+      note: 'median of 2 pairs in 1 processes (by process: 2.0%)',
     });
     expect(goal(results, 'telemetry() without an exporter')).toMatchObject({
       measured: '10.0% CPU per round (flows/s -10.0%)',
       met: false,
-      note: '3.3× the bound',
+      note: 'median of 2 pairs in 1 processes (by process: 10.0%); 3.3× the bound',
     });
   });
 
@@ -299,7 +323,7 @@ describe('renderMarkdown', () => {
           'json-floor': load(1500, 12, 130),
         },
       },
-      features: { parley: load(1000, 20, 300), 'parley-use': load(990, 20, 306) },
+      featureCosts: featureCosts({ parley: [run(1000, 300)], 'parley-use': [run(990, 306)] }),
       handshake: [{ server: 'sdk', transport: 'http', status: 'cannot', reason: 'no session | no push' }],
     });
     const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
@@ -307,7 +331,8 @@ describe('renderMarkdown', () => {
     expect(text).toContain('| Parley ≥ 2.5× the raw SDK flows/s, (a) c16 | ≥ 2.50× | 2.50× | **met** |');
     expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% | 67% |');
     expect(text).toContain('| JSON floor | — | — | 1,500 | 3.00 / 12.00 | 3.75× | 83% | 100% |');
-    expect(text).toContain('| Parley + an empty `server.use()` | 990 | −1.0% | 306 | +2.0% |');
+    expect(text).toContain('| Parley + an empty `server.use()` | 990 | −1.0% | 306 | +2.0% | +2.0% |');
+    expect(text).toContain('(1 turns of 5.0 s, in each of 1 processes started one after another)');
     expect(text).toContain(
       '| telemetry() without an exporter costs ≤ 3% CPU per round, (a) c16 | ≤ 3% | — | not measured |',
     );

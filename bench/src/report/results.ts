@@ -4,6 +4,7 @@ import type { Machine } from '../machine.js';
 import type { ServerKind } from '../servers/kinds.js';
 import type { ServerLog } from '../servers/spawn.js';
 import type { SourceVersion } from '../source-version.js';
+import type { FeatureCosts } from '../workloads/feature-costs.js';
 import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
@@ -44,11 +45,10 @@ export interface BenchResults {
   readonly flows?: Record<string, PerServer<LoadSummary>>;
   readonly shapes?: readonly FlowShape[];
   /**
-   * (a) what one feature on the round path costs: the one-question flow at concurrency 16 against
-   * Parley without it (`parley`) and with it (`parley-use`, `parley-otel`), interleaved in one set
-   * of runs. Absent in results from before it was measured.
+   * (a) what each feature on the round path costs, against plain Parley served by the same
+   * processes (see workloads/feature-costs.ts). Absent in results from before it was measured this way.
    */
-  readonly features?: PerServer<LoadSummary>;
+  readonly featureCosts?: FeatureCosts;
   /** (c) */
   readonly stateCodec?: readonly CodecTiming[];
   readonly wireState?: PerServer<WireState>;

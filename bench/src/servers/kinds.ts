@@ -7,6 +7,16 @@ export const SERVER_KINDS = ['parley', 'sdk', 'floor', 'json-floor'] as const;
  */
 export const FEATURE_KINDS = ['parley-use', 'parley-otel'] as const;
 export type FeatureKind = (typeof FEATURE_KINDS)[number];
+/**
+ * One process serving plain Parley and each feature kind, each on its own port, for (a)'s feature
+ * costs: the variants take turns under the same load in the same process, so the 5–10% by which two
+ * processes of the same code can differ does not fall on one side of the comparison.
+ */
+export const FEATURE_HOST = 'parley-features' as const;
 /** Servers only (f) reads: the raw SDK holding 2025-era HTTP sessions itself (sdk-sessions.ts). */
 export const MEMORY_KINDS = ['sdk-sessions'] as const;
-export type ServerKind = (typeof SERVER_KINDS)[number] | FeatureKind | (typeof MEMORY_KINDS)[number];
+export type ServerKind =
+  | (typeof SERVER_KINDS)[number]
+  | FeatureKind
+  | typeof FEATURE_HOST
+  | (typeof MEMORY_KINDS)[number];

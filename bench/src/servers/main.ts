@@ -2,18 +2,21 @@
  * A benchmark server as its own process, so its CPU time and memory are its own:
  *
  *   node bench/dist/servers/main.js <parley|sdk|floor|json-floor|parley-use|parley-otel> [http|stdio]
+ *   node bench/dist/servers/main.js parley-features
  *   node bench/dist/servers/main.js sdk-push stdio
  *   node bench/dist/servers/main.js sdk-sessions
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
  * stdin/stdout (and with `BENCH_SIDE_CHANNEL=1` opens its side channel on loopback and prints
  * `{"sideChannel": ...}` on stderr). `sdk-push` is the raw SDK's 2025-style survey (sdk-push.ts).
+ * `parley-features` serves plain Parley and each feature kind in one process, one port each, and
+ * prints `{"url": <plain Parley>, "variants": {"parley": ..., "parley-use": ..., ...}}`.
  * SIGTERM closes it cleanly (so `--cpu-prof` can write its profile).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
 import { listenJsonFloor } from './json-floor.js';
-import { FEATURE_KINDS, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
+import { FEATURE_HOST, FEATURE_KINDS, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
 import { listenParley, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
 import { sdkPushSurveyServer } from './sdk-push.js';
@@ -42,6 +45,7 @@ async function start(): Promise<() => Promise<unknown>> {
     if (!handle) throw new Error(`No stdio server for '${kind}'; use parley, sdk or sdk-push.`);
     return () => Promise.all([handle.close(), closeSide?.()]);
   }
+  if (kind === FEATURE_HOST) return listenFeatureVariants();
   const listening =
     kind === 'parley'
       ? await listenParley(parleyOptions)
@@ -60,10 +64,20 @@ async function start(): Promise<() => Promise<unknown>> {
                   : undefined;
   if (!listening)
     throw new Error(
-      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, ...MEMORY_KINDS].join(', ')}.`,
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS].join(', ')}.`,
     );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();
+}
+
+/** Plain Parley and each feature kind, listening in this one process. */
+async function listenFeatureVariants(): Promise<() => Promise<unknown>> {
+  const plain = await listenParley(parleyOptions);
+  const use = await listenParley({ ...parleyOptions, feature: 'use' });
+  const otel = await listenParley({ ...parleyOptions, feature: 'otel' });
+  const variants = { parley: plain.url, 'parley-use': use.url, 'parley-otel': otel.url };
+  process.stdout.write(`${JSON.stringify({ url: plain.url, variants })}\n`);
+  return () => Promise.all([plain.close(), use.close(), otel.close()]);
 }
 
 const close = await start();

@@ -26,14 +26,22 @@ const LOG_LINES_KEPT = 5;
 export class ServerProcess implements StatsSource {
   readonly kind: ServerKind;
   readonly url: string;
+  /** The URL of each server in the process, by kind, for a process serving several (`parley-features`). */
+  readonly variants: Readonly<Record<string, string>>;
   readonly #child: ChildProcess;
   readonly #exited: Promise<unknown>;
   readonly #side: SideChannelClient;
   readonly #log = { lines: 0, first: [] as string[] };
 
-  private constructor(kind: ServerKind, url: string, child: ChildProcess) {
+  private constructor(
+    kind: ServerKind,
+    url: string,
+    variants: Readonly<Record<string, string>>,
+    child: ChildProcess,
+  ) {
     this.kind = kind;
     this.url = url;
+    this.variants = variants;
     this.#child = child;
     this.#exited = once(child, 'exit');
     this.#side = new SideChannelClient(url, kind);
@@ -60,8 +68,8 @@ export class ServerProcess implements StatsSource {
     });
     const [line] = (await Promise.race([once(lines, 'line'), failed])) as [string];
     lines.close();
-    const { url } = JSON.parse(line) as { url: string };
-    return new ServerProcess(kind, url, child);
+    const { url, variants = {} } = JSON.parse(line) as { url: string; variants?: Record<string, string> };
+    return new ServerProcess(kind, url, variants, child);
   }
 
   /** The server's own CPU and memory; `gc` collects garbage first. */

@@ -24,7 +24,8 @@ export type FlowShape = Omit<LoadSpec, 'durationMs'>;
 
 export const shapeKey = (shape: FlowShape): string => `q${shape.questions}-c${shape.concurrency}`;
 
-function summarize(runs: readonly LoadRun[]): LoadSummary {
+/** The medians of a server's runs. */
+export function summarize(runs: readonly LoadRun[]): LoadSummary {
   const of = (pick: (run: LoadRun) => number) => median(runs.map(pick));
   return {
     flowsPerSecond: of((run) => run.flowsPerSecond),

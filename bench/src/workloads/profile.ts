@@ -24,6 +24,7 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'json-floor': ['bench'],
   'parley-use': PARLEY,
   'parley-otel': [...PARLEY, '@opentelemetry/api'],
+  'parley-features': [...PARLEY, '@opentelemetry/api'],
   'sdk-sessions': [...SDK, 'bench'],
 };
 
@@ -35,6 +36,7 @@ const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> =
   parley: { Parley: PARLEY, [SDK_PARTY]: SDK },
   'parley-use': { Parley: PARLEY, [SDK_PARTY]: SDK },
   'parley-otel': { Parley: [...PARLEY, '@opentelemetry/api'], [SDK_PARTY]: SDK },
+  'parley-features': { Parley: [...PARLEY, '@opentelemetry/api'], [SDK_PARTY]: SDK },
   sdk: { "the bench's tool": ['bench'], [SDK_PARTY]: SDK },
   'sdk-sessions': { "the bench's tool": ['bench'], [SDK_PARTY]: SDK },
   floor: { 'the floor': ['bench'] },
