@@ -162,12 +162,12 @@ describe('checkGoals', () => {
     expect(goal(results, 'an empty server.use()')).toMatchObject({
       measured: '2.0% CPU per round (flows/s -1.0%)',
       met: true,
-      note: 'median of 2 pairs in 1 processes (by process: 2.0%)',
+      note: 'median of 2 pairs in 1 process (by process: 2.0%)',
     });
     expect(goal(results, 'telemetry() without an exporter')).toMatchObject({
       measured: '10.0% CPU per round (flows/s -10.0%)',
       met: false,
-      note: 'median of 2 pairs in 1 processes (by process: 10.0%); 3.3× the bound',
+      note: 'median of 2 pairs in 1 process (by process: 10.0%); 3.3× the bound',
     });
   });
 
@@ -332,7 +332,7 @@ describe('renderMarkdown', () => {
     expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% | 67% |');
     expect(text).toContain('| JSON floor | — | — | 1,500 | 3.00 / 12.00 | 3.75× | 83% | 100% |');
     expect(text).toContain('| Parley + an empty `server.use()` | 990 | −1.0% | 306 | +2.0% | +2.0% |');
-    expect(text).toContain('(1 turns of 5.0 s, in each of 1 processes started one after another)');
+    expect(text).toContain('(1 turn of 5.0 s in each of one process)');
     expect(text).toContain(
       '| telemetry() without an exporter costs ≤ 3% CPU per round, (a) c16 | ≤ 3% | — | not measured |',
     );
