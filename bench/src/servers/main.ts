@@ -16,14 +16,21 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
 import { listenJsonFloor } from './json-floor.js';
-import { FEATURE_HOST, FEATURE_KINDS, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
-import { listenParley, parleySurveyServer } from './parley.js';
+import { FEATURE_HOST, FEATURE_KINDS, type FeatureKind, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
+import { listenParley, type ParleyBenchOptions, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
 import { sdkPushSurveyServer } from './sdk-push.js';
 import { listenSdkSessions } from './sdk-sessions.js';
 import { announceSideChannel } from './stdio-side-channel.js';
 
 const [kind, transport = 'http'] = process.argv.slice(2);
+/** The feature each feature kind adds to Parley. */
+const FEATURE_OF: Record<FeatureKind, NonNullable<ParleyBenchOptions['feature']>> = {
+  'parley-use': 'use',
+  'parley-otel': 'otel',
+};
+const isFeatureKind = (name: string | undefined): name is FeatureKind =>
+  (FEATURE_KINDS as readonly (string | undefined)[]).includes(name);
 const timeout = Number(process.env.BENCH_QUESTION_TIMEOUT_MS);
 const grace = Number(process.env.BENCH_RESUME_GRACE_MS);
 const parleyOptions = {
@@ -49,19 +56,17 @@ async function start(): Promise<() => Promise<unknown>> {
   const listening =
     kind === 'parley'
       ? await listenParley(parleyOptions)
-      : kind === 'parley-use'
-        ? await listenParley({ ...parleyOptions, feature: 'use' })
-        : kind === 'parley-otel'
-          ? await listenParley({ ...parleyOptions, feature: 'otel' })
-          : kind === 'sdk'
-            ? await listenSdk()
-            : kind === 'floor'
-              ? await listenFloor()
-              : kind === 'json-floor'
-                ? await listenJsonFloor()
-                : kind === 'sdk-sessions'
-                  ? await listenSdkSessions()
-                  : undefined;
+      : isFeatureKind(kind)
+        ? await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] })
+        : kind === 'sdk'
+          ? await listenSdk()
+          : kind === 'floor'
+            ? await listenFloor()
+            : kind === 'json-floor'
+              ? await listenJsonFloor()
+              : kind === 'sdk-sessions'
+                ? await listenSdkSessions()
+                : undefined;
   if (!listening)
     throw new Error(
       `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS].join(', ')}.`,
@@ -73,11 +78,15 @@ async function start(): Promise<() => Promise<unknown>> {
 /** Plain Parley and each feature kind, listening in this one process. */
 async function listenFeatureVariants(): Promise<() => Promise<unknown>> {
   const plain = await listenParley(parleyOptions);
-  const use = await listenParley({ ...parleyOptions, feature: 'use' });
-  const otel = await listenParley({ ...parleyOptions, feature: 'otel' });
-  const variants = { parley: plain.url, 'parley-use': use.url, 'parley-otel': otel.url };
+  const variants: Record<string, string> = { parley: plain.url };
+  const all = [plain];
+  for (const kind of FEATURE_KINDS) {
+    const listening = await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] });
+    variants[kind] = listening.url;
+    all.push(listening);
+  }
   process.stdout.write(`${JSON.stringify({ url: plain.url, variants })}\n`);
-  return () => Promise.all([plain.close(), use.close(), otel.close()]);
+  return () => Promise.all(all.map((listening) => listening.close()));
 }
 
 const close = await start();
