@@ -197,7 +197,7 @@ async function run(config: BenchConfig): Promise<BenchResults> {
       progress('profiles of (a) at concurrency 16');
       await mkdir(RESULTS_DIR, { recursive: true });
       const profiles: PerServer<ServerProfile> = {};
-      for (const kind of ['parley', 'sdk'] as const) {
+      for (const kind of ['parley', 'sdk', 'sdk-floor'] as const) {
         profiles[kind] = await profileServer(http[kind], config.profileMs, RESULTS_DIR, REPO_ROOT);
       }
       measured.profiles = profiles;

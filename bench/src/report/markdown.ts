@@ -15,6 +15,7 @@ const NAMES: Record<ServerKind, string> = {
   sdk: 'raw SDK',
   floor: 'bare floor',
   'json-floor': 'JSON floor',
+  'sdk-floor': 'SDK floor',
   'parley-use': 'Parley + an empty `server.use()`',
   'parley-otel': 'Parley + `telemetry()`, no exporter',
   'parley-features': 'Parley and each feature, one process',
@@ -54,6 +55,7 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
   const sdk = c16?.sdk?.flowsPerSecond;
   const floor = c16?.floor?.flowsPerSecond;
   const jsonFloor = c16?.['json-floor']?.flowsPerSecond;
+  const sdkFloor = c16?.['sdk-floor']?.flowsPerSecond;
   const rows = SERVER_KINDS.filter((kind) => c1?.[kind] || c16?.[kind]).map((kind) => {
     const one = c1?.[kind];
     const many = c16?.[kind];
@@ -66,6 +68,7 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
       many && sdk ? `${n2(many.flowsPerSecond / sdk)}×` : '—',
       many && floor ? `${n0((100 * many.flowsPerSecond) / floor)}%` : '—',
       many && jsonFloor ? `${n0((100 * many.flowsPerSecond) / jsonFloor)}%` : '—',
+      many && sdkFloor ? `${n0((100 * many.flowsPerSecond) / sdkFloor)}%` : '—',
     ];
   });
   return markdownTable(
@@ -78,6 +81,7 @@ function throughputTable(flows: Record<string, PerServer<LoadSummary>>): string 
       'c16 vs raw SDK',
       'c16 vs bare floor',
       'c16 vs JSON floor',
+      'c16 vs SDK floor',
     ],
     rows,
   );

@@ -149,6 +149,13 @@ describe('checkGoals', () => {
       "1.5× too slow; the SDK's part of a Parley round alone is 120 µs (40% of its profile); 60% of the floor allows about 217 µs a round",
     );
     expect(goal(slower, 'Round p99')).toMatchObject({ met: false, note: "1.20× the SDK's" });
+    // With the SDK floor measured, the note says how far any server the SDK serves gets.
+    const withSdkFloor = measured({
+      flows: { 'q1-c16': { ...slower.flows!['q1-c16'], 'sdk-floor': load(750, 15, 240) } },
+    });
+    expect(goal(withSdkFloor, 'Parley ≥ 60% of the JSON floor').note).toBe(
+      '1.5× too slow; the SDK floor (this tool served by the official SDK alone) reaches 50% (240 µs a round against 130); Parley is 80% of the SDK floor',
+    );
   });
 
   it('checks each feature on the round path against Parley in the same processes, by CPU per round', () => {
@@ -321,6 +328,7 @@ describe('renderMarkdown', () => {
           sdk: load(400, 25, 900),
           floor: load(1800, 10, 100),
           'json-floor': load(1500, 12, 130),
+          'sdk-floor': load(1250, 14, 200),
         },
       },
       featureCosts: featureCosts({ parley: [run(1000, 300)], 'parley-use': [run(990, 306)] }),
@@ -329,8 +337,10 @@ describe('renderMarkdown', () => {
     const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
     expect(text).toContain('Test CPU, 2 cores, 24 GB, Node v20.20.2');
     expect(text).toContain('| Parley ≥ 2.5× the raw SDK flows/s, (a) c16 | ≥ 2.50× | 2.50× | **met** |');
-    expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% | 67% |');
-    expect(text).toContain('| JSON floor | — | — | 1,500 | 3.00 / 12.00 | 3.75× | 83% | 100% |');
+    expect(text).toContain('| c16 vs JSON floor | c16 vs SDK floor |');
+    expect(text).toContain('| Parley | — | — | 1,000 | 5.00 / 20.00 | 2.50× | 56% | 67% | 80% |');
+    expect(text).toContain('| JSON floor | — | — | 1,500 | 3.00 / 12.00 | 3.75× | 83% | 100% | 120% |');
+    expect(text).toContain('| SDK floor | — | — | 1,250 | 3.50 / 14.00 | 3.13× | 69% | 83% | 100% |');
     expect(text).toContain('| Parley + an empty `server.use()` | 990 | −1.0% | 306 | +2.0% | +2.0% |');
     expect(text).toContain('(1 turn of 5.0 s in each of one process)');
     expect(text).toContain(

@@ -1,5 +1,8 @@
-/** The servers every workload compares: Parley, the raw official SDK, and the two node:http floors. */
-export const SERVER_KINDS = ['parley', 'sdk', 'floor', 'json-floor'] as const;
+/**
+ * The servers every workload compares: Parley, the raw official SDK, the two node:http floors, and
+ * the SDK floor (the JSON floor's answers, served through the official SDK's 2026-07-28 path).
+ */
+export const SERVER_KINDS = ['parley', 'sdk', 'floor', 'json-floor', 'sdk-floor'] as const;
 /**
  * Parley with one feature on its round path, measured in (a) against Parley without it:
  * `parley-use` has one empty `server.use()` middleware, `parley-otel` has `telemetry()` installed

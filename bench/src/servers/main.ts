@@ -1,7 +1,7 @@
 /**
  * A benchmark server as its own process, so its CPU time and memory are its own:
  *
- *   node bench/dist/servers/main.js <parley|sdk|floor|json-floor|parley-use|parley-otel> [http|stdio]
+ *   node bench/dist/servers/main.js <parley|sdk|floor|json-floor|sdk-floor|parley-use|parley-otel> [http|stdio]
  *   node bench/dist/servers/main.js parley-features
  *   node bench/dist/servers/main.js sdk-push stdio
  *   node bench/dist/servers/main.js sdk-sessions
@@ -17,8 +17,10 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenFloor } from './floor.js';
 import { listenJsonFloor } from './json-floor.js';
 import { FEATURE_HOST, FEATURE_KINDS, type FeatureKind, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
+import type { RunningHttp } from './loopback.js';
 import { listenParley, type ParleyBenchOptions, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
+import { listenSdkFloor } from './sdk-floor.js';
 import { sdkPushSurveyServer } from './sdk-push.js';
 import { listenSdkSessions } from './sdk-sessions.js';
 import { announceSideChannel } from './stdio-side-channel.js';
@@ -53,20 +55,19 @@ async function start(): Promise<() => Promise<unknown>> {
     return () => Promise.all([handle.close(), closeSide?.()]);
   }
   if (kind === FEATURE_HOST) return listenFeatureVariants();
-  const listening =
-    kind === 'parley'
-      ? await listenParley(parleyOptions)
-      : isFeatureKind(kind)
-        ? await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] })
-        : kind === 'sdk'
-          ? await listenSdk()
-          : kind === 'floor'
-            ? await listenFloor()
-            : kind === 'json-floor'
-              ? await listenJsonFloor()
-              : kind === 'sdk-sessions'
-                ? await listenSdkSessions()
-                : undefined;
+  const listen: Partial<Record<string, () => Promise<RunningHttp>>> = {
+    parley: () => listenParley(parleyOptions),
+    sdk: listenSdk,
+    floor: listenFloor,
+    'json-floor': listenJsonFloor,
+    'sdk-floor': listenSdkFloor,
+    'sdk-sessions': listenSdkSessions,
+  };
+  const listening = isFeatureKind(kind)
+    ? await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] })
+    : kind !== undefined && Object.hasOwn(listen, kind)
+      ? await listen[kind]!()
+      : undefined;
   if (!listening)
     throw new Error(
       `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS].join(', ')}.`,

@@ -22,6 +22,7 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   sdk: [...SDK, 'bench'],
   floor: ['bench'],
   'json-floor': ['bench'],
+  'sdk-floor': [...SDK, 'bench'],
   'parley-use': PARLEY,
   'parley-otel': [...PARLEY, '@opentelemetry/api'],
   'parley-features': [...PARLEY, '@opentelemetry/api'],
@@ -41,6 +42,7 @@ const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> =
   'sdk-sessions': { "the bench's tool": ['bench'], [SDK_PARTY]: SDK },
   floor: { 'the floor': ['bench'] },
   'json-floor': { 'the floor': ['bench'] },
+  'sdk-floor': { 'the floor': ['bench'], [SDK_PARTY]: SDK },
 };
 
 export interface ServerProfile extends ProfileSummary {
