@@ -137,7 +137,7 @@ export function checkGoals(results: Measured): GoalCheck[] {
         target,
         `${fixed(cost.cpuPct)}% CPU per round (flows/s ${fixed(-cost.flowsPct)}%)`,
         ok,
-        `median of ${cost.pairs} pairs in ${cost.cpuPctByProcess.length} process${cost.cpuPctByProcess.length === 1 ? '' : 'es'} (by process: ${spread})` +
+        `median of ${cost.cpuPctByProcess.length} process${cost.cpuPctByProcess.length === 1 ? '' : 'es'}, ${cost.pairs} pairs (by process: ${spread})` +
           (ok ? '' : `; ${fixed(cost.cpuPct / FEATURE_COST_GOAL_PCT, 1)}× the bound`),
       ),
     );

@@ -407,7 +407,7 @@ export function renderMarkdown(results: BenchResults): string {
     if (results.featureCosts) {
       const { timing } = results.featureCosts;
       sections.push(
-        `#### (a) What a feature on the round path costs\n\nThe same flow at concurrency 16, Parley without and with each feature, served by the same process on three ports and taking turns (${timing.runs} turn${timing.runs === 1 ? '' : 's'} of ${n1(timing.runMs / 1000)} s in each of ${timing.processes === 1 ? 'one process' : `${timing.processes} processes started one after another`}): each feature's run is compared with plain Parley's run of the same turn, so the luck of a process falls on both sides. The goal: each costs at most ${FEATURE_COST_GOAL_PCT}% of server CPU per round (the median over every pair).\n\n${featureTable(results.featureCosts)}`,
+        `#### (a) What a feature on the round path costs\n\nThe same flow at concurrency 16, Parley without and with each feature, served by the same process on three ports and taking turns (${timing.runs} turn${timing.runs === 1 ? '' : 's'} of ${n1(timing.runMs / 1000)} s in each of ${timing.processes === 1 ? 'one process' : `${timing.processes} processes started one after another`}): each feature's run is compared with plain Parley's run of the same turn, so the luck of a process falls on both sides, and the figure is the median over the processes of each one's median pair (a whole process can run one variant slower throughout). The goal: each costs at most ${FEATURE_COST_GOAL_PCT}% of server CPU per round.\n\n${featureTable(results.featureCosts)}`,
       );
     }
     const questions = [1, 5, 20].filter((q) => results.flows?.[`q${q}-c16`]);

@@ -169,12 +169,12 @@ describe('checkGoals', () => {
     expect(goal(results, 'an empty server.use()')).toMatchObject({
       measured: '2.0% CPU per round (flows/s -1.0%)',
       met: true,
-      note: 'median of 2 pairs in 1 process (by process: 2.0%)',
+      note: 'median of 1 process, 2 pairs (by process: 2.0%)',
     });
     expect(goal(results, 'telemetry() without an exporter')).toMatchObject({
       measured: '10.0% CPU per round (flows/s -10.0%)',
       met: false,
-      note: 'median of 2 pairs in 1 process (by process: 10.0%); 3.3× the bound',
+      note: 'median of 1 process, 2 pairs (by process: 10.0%); 3.3× the bound',
     });
   });
 

@@ -32,12 +32,27 @@ describe('featureCostsOf', () => {
     const use = costs['parley-use']!;
     expect(use.pairs).toBe(4);
     expect(use.cpuPctByProcess.map((pct) => pct.toFixed(2))).toEqual(['1.47', '1.50']);
-    // Pairs: +1%, +1.94%, +2%, +1% → median +1.47%.
-    expect(use.cpuPct).toBeCloseTo(1.47, 1);
-    expect(use.flowsPct).toBeCloseTo(1.625, 2);
+    // By process: (+1%, +1.94%) → +1.47%, (+2%, +1%) → +1.50%; their median +1.485%.
+    expect(use.cpuPct).toBeCloseTo(1.485, 2);
+    // Flows, by process: (0.99, 0.98) → 0.985, (0.9875, 0.975) → 0.98125; median 0.983125.
+    expect(use.flowsPct).toBeCloseTo(1.6875, 4);
     expect(costs['parley-otel']).toBeUndefined();
     expect(servers.parley?.runs).toHaveLength(4);
     expect(servers.parley?.cpuPerRoundUs).toBe(335);
+  });
+
+  it('takes the median of the processes, so one process slow for a variant throughout does not carry the figure', () => {
+    const even = {
+      parley: [run(1000, 300), run(1000, 300)],
+      'parley-otel': [run(1000, 303), run(1000, 303)],
+    };
+    // One process where the feature ran 30% slower in both turns, beside two at +1%: as pairs, 2 of
+    // 6 would be +30%; as processes, the median is +1%.
+    const odd = { parley: [run(1000, 300), run(1000, 300)], 'parley-otel': [run(800, 390), run(800, 390)] };
+    const { costs } = featureCostsOf([even, odd, even]);
+    expect(costs['parley-otel']!.cpuPct).toBeCloseTo(1, 5);
+    expect(costs['parley-otel']!.flowsPct).toBeCloseTo(0, 5);
+    expect(costs['parley-otel']!.pairs).toBe(6);
   });
 
   it('skips a process without plain runs, and pairs only the turns both sides ran', () => {
