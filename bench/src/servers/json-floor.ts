@@ -29,7 +29,8 @@ function answer(body: string, res: ServerResponse): void {
   reply(res, 200, { jsonrpc: '2.0', id, result: surveyResult(count, answered) });
 }
 
-function reply(res: ServerResponse, status: number, message: unknown): void {
+/** Answers `message` as JSON with `status`, serialized now (the JSON floor's one way of answering). */
+export function reply(res: ServerResponse, status: number, message: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(message));
 }

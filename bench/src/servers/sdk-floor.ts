@@ -11,6 +11,7 @@ import {
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PROTOCOL_VERSION, questionCount, TOOL } from '../survey.js';
 import { answeredAfter, surveyResult } from './floor.js';
+import { reply as replyJson } from './json-floor.js';
 import { onBody, type RunningHttp, serveOnLoopback } from './loopback.js';
 import { answerSideChannel } from './side-channel.js';
 
@@ -70,10 +71,7 @@ function surveyServer(): Server {
 }
 
 function replyTo(res: ServerResponse): Reply {
-  return (status, message) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(message));
-  };
+  return (status, message) => replyJson(res, status, message);
 }
 
 /** Serves the SDK floor on loopback HTTP. */

@@ -20,7 +20,7 @@ export interface FeatureCost {
   /**
    * Server CPU per round with the feature over without it, minus one, in percent: the median over
    * the processes of each process's median pair. A whole process can run one variant slower
-   * throughout (seen: one process in ten reading +17% where the rest read 0–5%), so the figure is
+   * throughout (seen: one process in ten reading +17% where the others read −2% to +6%), so the figure is
    * a median of processes, not of pairs.
    */
   readonly cpuPct: number;
