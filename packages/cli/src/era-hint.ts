@@ -1,4 +1,5 @@
 import type { ParleyClient } from '@parley/client';
+import { asksOnlyOverHandshake } from '@parley/client/raw';
 
 /**
  * Whether a failed tool result reads as "this tool cannot ask on 2026-07-28": some servers offer
@@ -15,11 +16,7 @@ export function needsHandshakeEra(
   text: string,
 ): boolean {
   if (!isError || client.era !== 'modern') return false;
-  if (/no back-channel for server-initiated requests/i.test(text)) return true;
-  return (
-    /2026-07-28/.test(text) &&
-    /(unavailable|not (available|supported)|unsupported|requires?|only)/i.test(text)
-  );
+  return asksOnlyOverHandshake(text);
 }
 
 /** The line parley prints when `needsHandshakeEra` holds. */

@@ -6,7 +6,7 @@ import type { Target } from './target.js';
 /** The SDK transport for a target: Streamable HTTP for a URL, stdio (a spawned process) otherwise. */
 export function createTransport(
   target: Target,
-  options: ConnectOptions,
+  options: Pick<ConnectOptions, 'headers' | 'fetch' | 'env' | 'cwd' | 'stderr'>,
 ): StdioClientTransport | StreamableHTTPClientTransport {
   if (target.kind === 'http') {
     return new StreamableHTTPClientTransport(target.url, {

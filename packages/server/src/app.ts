@@ -127,9 +127,19 @@ export interface ServerOptions {
      */
     readonly idPrefix?: string;
   };
+  /**
+   * What the server declares (and serves the list requests of) even while nothing of that kind is
+   * registered: for a server whose tools, prompts and resources come and go while it serves (a
+   * gateway in front of servers that may connect late). By default each is declared once anything
+   * of its kind is registered, when the session (or the 2026-07-28 endpoint) starts.
+   */
+  readonly declare?: readonly DeclarableCapability[];
   /** Clock, for tests. */
   readonly now?: () => number;
 }
+
+/** What {@link ServerOptions.declare} can declare up front. */
+export type DeclarableCapability = 'tools' | 'prompts' | 'resources' | 'completions' | 'tasks';
 
 /** The resolved, shared part of a server: registries, limits, the state codec. */
 export class App {
@@ -165,6 +175,7 @@ export class App {
   /** The tasks this process runs. */
   readonly tasks: TaskStore;
   readonly #options: ServerOptions;
+  readonly #declared: ReadonlySet<DeclarableCapability>;
   #codec: Promise<StateCodec> | undefined;
   #ring: KeyRing | undefined;
 
@@ -175,6 +186,7 @@ export class App {
   constructor(options: ServerOptions, startPageListener?: PageListenerStarter) {
     if (!options.name || !options.version) throw new TypeError('createServer() needs a name and a version.');
     this.#options = options;
+    this.#declared = new Set(options.declare ?? []);
     this.info = {
       name: options.name,
       version: options.version,
@@ -228,6 +240,23 @@ export class App {
       const sub = authInfo.extra?.sub;
       return typeof sub === 'string' && sub.length > 0 ? sub : authInfo.clientId || undefined;
     };
+  }
+
+  /** Whether the server offers `capability` now: something of it is registered, or it is declared up front. */
+  declares(capability: DeclarableCapability): boolean {
+    if (this.#declared.has(capability)) return true;
+    switch (capability) {
+      case 'tools':
+        return this.tools.size > 0;
+      case 'prompts':
+        return this.prompts.size > 0;
+      case 'resources':
+        return this.resources.size > 0;
+      case 'completions':
+        return this.prompts.size > 0 || this.resources.listTemplates().length > 0;
+      case 'tasks':
+        return this.tools.runsTasks;
+    }
   }
 
   /** The state codec, built on first use (deriving keys is asynchronous). */

@@ -55,6 +55,8 @@ export interface UrlInput {
   readonly kind: 'url';
   readonly message: string;
   readonly url: string;
+  /** The 2025-11-25 `elicitationId` to send (see `ElicitOptions.elicitationId`). */
+  readonly elicitationId?: string;
 }
 /** A sampling request (`sampling/createMessage`) in a `ctx.elicitAll` batch, built with `input.sampling(params)`. */
 export interface SamplingInput {

@@ -104,6 +104,34 @@ export class ParleyServer {
   }
 
   /**
+   * Removes a tool registered earlier; the clients that listen hear `notifications/tools/list_changed`.
+   * Returns false (and tells nobody) when no tool has that name. A call of it already running goes on.
+   *
+   * @example
+   * server.tool('open_returns', {}, () => 'Returns are open.');
+   * server.removeTool('open_returns');
+   */
+  removeTool(name: string): boolean {
+    if (!this.#app.tools.remove(name)) return false;
+    this.#app.changes.emit({ kind: 'tools' });
+    return true;
+  }
+
+  /** Removes a prompt registered earlier, as {@link removeTool} does a tool. */
+  removePrompt(name: string): boolean {
+    if (!this.#app.prompts.remove(name)) return false;
+    this.#app.changes.emit({ kind: 'prompts' });
+    return true;
+  }
+
+  /** Removes a resource or resource template (by the URI or template it was registered with), as {@link removeTool} does a tool. */
+  removeResource(uri: string): boolean {
+    if (!this.#app.resources.remove(uri)) return false;
+    this.#app.changes.emit({ kind: 'resources' });
+    return true;
+  }
+
+  /**
    * Tells the clients that subscribed to `uri` that it changed (`notifications/resources/updated`):
    * 2025 sessions that sent `resources/subscribe`, and 2026-07-28 `subscriptions/listen` streams
    * whose `resourceSubscriptions` name it. Registering a tool, prompt or resource while serving

@@ -1,7 +1,7 @@
 export { ResourceNotFoundError } from '@modelcontextprotocol/server';
 export { type Answer, ask, type QuestionInput } from '@parley/core/form';
-export type { CacheableMethod, CacheHints, ServerOptions } from './app.js';
-export { EmptyMessageError, UnsafeUrlError } from './ask/guardrails.js';
+export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions } from './app.js';
+export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
 export type * from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';

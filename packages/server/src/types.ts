@@ -48,6 +48,12 @@ export interface ElicitOptions {
    * on the page.
    */
   readonly via?: 'auto' | 'inband' | 'page';
+  /**
+   * A URL question on 2025-11-25: the `elicitationId` to send (a random one by default). A server
+   * that learns later that the page's flow finished tells the client with
+   * `notifications/elicitation/complete` naming it (a relay passes on its upstream's).
+   */
+  readonly elicitationId?: string;
 }
 
 /** Options of `ctx.confirm`. */
@@ -86,6 +92,11 @@ export interface ParleyContext {
   readonly signal: AbortSignal;
   /** Whether the client declared this kind of input on this request. */
   can(mode: InputMode): boolean;
+  /**
+   * What the client declared, as it sent it: on 2026-07-28 this request's `clientCapabilities`, on
+   * the 2025 eras the session's. Untrusted input; for a decision about asking use {@link can}.
+   */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
    * Asks the person one question and waits for the answer.
    *
@@ -155,6 +166,18 @@ export interface ParleyContext {
    * const id = await ctx.once('book', (key) => db.bookReturn({ idempotencyKey: key, order: 'A-1041', boxes: 2 }));
    */
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
+  /**
+   * Ends this round without a question, for a call that must wait on something else (a job, a page
+   * of another system): on 2026-07-28 the client gets an `InputRequiredResult` with only
+   * `requestState` and sends the call again at once, and the handler goes on from here; on the
+   * 2025 eras (and in a task) it waits `afterMs` (default 250) here and goes on. Each time counts as
+   * a round against `maxRounds`. Keep what comes before it deterministic, as before a question.
+   *
+   * @example
+   * const job = await ctx.once('start', () => jobs.start(args));
+   * while (!(await ctx.once(`done:${tries}`, () => jobs.done(job)))) { tries++; await ctx.yieldRound(); }
+   */
+  yieldRound(options?: { readonly afterMs?: number }): Promise<void>;
   /** Asks the client's model (sampling; deprecated in 2026-07-28 but still in the protocol). */
   sample(params: CreateMessageRequestParams, options?: ElicitOptions): Promise<CreateMessageResult>;
   /** Asks the client for its roots (deprecated in 2026-07-28 but still in the protocol). */

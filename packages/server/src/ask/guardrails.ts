@@ -93,7 +93,14 @@ const CREDENTIAL_PARAMS = new Set([
   'sid',
 ]);
 
-/** What in `url` carries credentials or personal data (empty when nothing does). */
+/**
+ * What in `url` carries credentials or personal data (empty when nothing does): what makes
+ * `ctx.elicitUrl` refuse a URL with {@link UnsafeUrlError}. A relay checks URLs it did not write
+ * with it before it passes them on.
+ *
+ * @example
+ * unsafeUrlParts(new URL('https://example.com/connect?token=abc')); // ["a parameter 'token' (a credential)"]
+ */
 export function unsafeUrlParts(url: URL): string[] {
   const problems: string[] = [];
   if (url.username || url.password) problems.push('credentials in its user-info part (user:password@)');

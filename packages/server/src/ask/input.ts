@@ -23,8 +23,11 @@ export const input = {
       ? { kind: 'form', message, question, mentionsSecret: true }
       : { kind: 'form', message, question };
   },
-  url(message: string, url: string | URL): UrlInput {
-    return { kind: 'url', message, url: String(url) };
+  /** A URL-mode question; `elicitationId` is what a 2025-11-25 client is sent (random by default). */
+  url(message: string, url: string | URL, options?: { readonly elicitationId?: string }): UrlInput {
+    return options?.elicitationId === undefined
+      ? { kind: 'url', message, url: String(url) }
+      : { kind: 'url', message, url: String(url), elicitationId: options.elicitationId };
   },
   sampling(params: CreateMessageRequestParams): SamplingInput {
     return { kind: 'sampling', params };

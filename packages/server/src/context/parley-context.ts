@@ -1,6 +1,7 @@
 import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import { ask, type PreparedQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
+import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
@@ -15,6 +16,8 @@ import { type PageCallFacts, pageItem, replayedRoute, routeFacts } from './page-
 import { NotificationSequence, sendLog, sendProgress } from './side-channels.js';
 
 const AUTO: RouteWish = { via: 'auto', proof: false };
+/** How long `ctx.yieldRound()` waits where there are no rounds to end (the pace Parley's client retries at). */
+const DEFAULT_YIELD_MS = 250;
 const INBAND: FormRoute = { kind: 'inband' };
 const NOT_A_CONFIRMATION = { confirm: false, proof: false } as const;
 
@@ -32,6 +35,12 @@ export interface AskEngine {
    */
   askOne?(point: AskPoint): Promise<ItemResult>;
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T>;
+  /**
+   * A round that asks nothing (`ctx.yieldRound`): on 2026-07-28 the round ends with a state-only
+   * InputRequiredResult the first time the handler gets here, and goes on past it when the client
+   * sends the call again; where there are no rounds it waits `afterMs` and goes on.
+   */
+  yieldRound(fingerprint: number, label: string, afterMs: number): Promise<void>;
   /** Told the progress the handler reports (`ctx.progress`), which reminders sent while a question waits go on from. */
   progressed?(progress: number, total: number | undefined): void;
   /**
@@ -98,6 +107,7 @@ const firstOf = (results: readonly ItemResult[]): ItemResult => results[0]!;
 /** What a client calls itself, by its `clientInfo` object: one copy per session, not per call. */
 const clientOf = new WeakMap<object, ParleyContext['client']>();
 const NO_CLIENT: ParleyContext['client'] = Object.freeze({});
+const NO_CAPABILITIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** The `ctx.client` of a call: what the client calls itself, its name cut to a sane length. */
 function clientFacts(info: ContextFacts['clientInfo']): ParleyContext['client'] {
@@ -130,6 +140,7 @@ class CallContext implements ParleyContext {
   readonly #engine: AskEngine;
   readonly #notifications: NotificationSequence;
   #asked = 0;
+  #yields = 0;
 
   constructor(facts: ContextFacts, engine: AskEngine) {
     this.#facts = facts;
@@ -159,6 +170,13 @@ class CallContext implements ParleyContext {
 
   get signal(): AbortSignal {
     return this.#facts.task.current?.abort.signal ?? this.#facts.sdk.mcpReq.signal;
+  }
+
+  get clientCapabilities(): Readonly<Record<string, unknown>> {
+    const declared = this.#facts.clientCapabilities;
+    return typeof declared === 'object' && declared !== null
+      ? (declared as Record<string, unknown>)
+      : NO_CAPABILITIES;
   }
 
   can(name: string): boolean {
@@ -267,8 +285,10 @@ class CallContext implements ParleyContext {
   ): Promise<never> {
     const key = this.#nextKey(options);
     const url = this.#kindFor('url');
-    if (typeof target === 'string' || target instanceof URL)
-      return this.#askOne(url.item(key, { kind: 'url', message, url: String(target) })) as never;
+    if (typeof target === 'string' || target instanceof URL) {
+      const entry = { kind: 'url', message, url: String(target), elicitationId: options?.elicitationId };
+      return this.#askOne(url.item(key, entry)) as never;
+    }
     const kit = this.#facts.flows;
     if (!kit)
       throw new TypeError(
@@ -304,6 +324,24 @@ class CallContext implements ParleyContext {
 
   once<T extends Json>(name: string, fn: (key: string) => T | Promise<T>): Promise<T> {
     return this.#engine.once(name, fn);
+  }
+
+  yieldRound(options?: { readonly afterMs?: number }): Promise<void> {
+    try {
+      const afterMs = options?.afterMs ?? DEFAULT_YIELD_MS;
+      if (!Number.isFinite(afterMs) || afterMs < 0)
+        throw new TypeError(`ctx.yieldRound() takes afterMs of 0 or more (got ${afterMs}).`);
+      const position = ++this.#yields;
+      const label = `ctx.yieldRound() #${position}`;
+      return this.#engine
+        .yieldRound(fingerprint('yield', String(position)), label, afterMs)
+        .catch((error: unknown) => {
+          if (error === SUSPEND) this.#notifications.stop();
+          throw error;
+        });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   runAsTask(): Promise<void> {

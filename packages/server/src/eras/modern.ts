@@ -14,7 +14,7 @@ import { CallSecrets } from '../ask/call-secrets.js';
 import { isDeclared } from '../ask/kind-table.js';
 import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
 import { NotificationSequence } from '../context/side-channels.js';
-import { AuthorError, ElicitationUnavailable } from '../errors.js';
+import { ElicitationUnavailable } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
@@ -146,14 +146,20 @@ export const modernEra: EraModule = {
     const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
     if (suspension) {
       const sealed = withNotified(suspension.state, notifications.reached);
-      if (suspension.outOfBand.length > 0) {
-        requireOnlyOutOfBand(suspension);
+      const asks = Object.keys(suspension.inputRequests).length > 0;
+      // A batch that mixes questions this client shows with questions on pages answered by link:
+      // the client's go first (a result that parks the call cannot carry questions), the links in
+      // the round after.
+      if (suspension.outOfBand.length > 0 && !asks) {
         const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };
         return parkCall(app, app.pages!, bindingFacts, parker, parked) as never;
       }
       const codec = await app.codec();
       const requestState = await codec.seal(sealed, bindingOf());
-      return inputRequired({ inputRequests: suspension.inputRequests, requestState });
+      // A round that asks nothing (ctx.yieldRound) carries only its state: the client retries at once.
+      return inputRequired(
+        asks ? { inputRequests: suspension.inputRequests, requestState } : { requestState },
+      );
     }
     await secrets.erase(app.pages);
     if (!failed) return result!;
@@ -174,19 +180,6 @@ function invalidStateError(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
     reason: 'invalid_request_state',
   });
-}
-
-/**
- * A round that stops at a page's link parks the call, and that result cannot also carry questions
- * for the client: a batch that mixes the two is asked in two rounds.
- */
-function requireOnlyOutOfBand(suspension: Suspension): void {
-  const inBand = Object.keys(suspension.inputRequests);
-  if (inBand.length === 0) return;
-  throw new AuthorError(
-    `This batch mixes questions answered on a page (${suspension.outOfBand.map((item) => `'${item.key}'`).join(', ')}) ` +
-      `with questions this client answers itself (${inBand.map((key) => `'${key}'`).join(', ')}): ask them in two rounds.`,
-  );
 }
 
 /** The state the request carries, opened; `undefined` when it carries none. */

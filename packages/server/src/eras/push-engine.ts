@@ -18,6 +18,7 @@ import { runOnce } from '../once/once-store.js';
 import type { Json, RoundState } from '../state/round-state.js';
 import { Journal } from './journal.js';
 import { PARK } from './parked.js';
+import { pause } from './pause.js';
 import { lookOnce } from './replay-engine.js';
 
 /** A settled question's result, or its failure thrown (the call's own failure before a park). */
@@ -193,6 +194,16 @@ export class PushEngine implements WaitingAsk {
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
     this.#journaled().push(fp, json);
     return value;
+  }
+
+  /**
+   * `AskEngine`: a round that asks nothing; a 2025 call has no rounds to end, so it waits `afterMs`
+   * (journaled, so a call parked later replays past it).
+   */
+  async yieldRound(fp: number, label: string, afterMs: number): Promise<void> {
+    if (this.#journal?.next(fp, label) !== undefined) return;
+    await pause(afterMs, this.#call.sdk.mcpReq.signal);
+    this.#journaled().push(fp, 1);
   }
 
   #decodeAll(point: AskPoint, replayed: Json): Promise<ItemResult[]> {

@@ -120,6 +120,35 @@ export class ReplayEngine {
     return json;
   }
 
+  /**
+   * `AskEngine`: a round that asks nothing. The first time the handler gets here the round ends
+   * (no questions, only the state); the call sent again goes on past it.
+   */
+  async yieldRound(fp: number, label: string): Promise<void> {
+    if (this.#replay(fp, label) !== undefined) return;
+    const pending = this.#state.pending;
+    if (!this.#frontierDone) {
+      this.#frontierDone = true;
+      if (pending?.fingerprint === fp) {
+        this.#journal.push(fp, 1);
+        return;
+      }
+      if (pending) throw new ReplayDivergenceError(this.#journal.position, label);
+    }
+    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
+    this.#suspension = {
+      inputRequests: {},
+      state: {
+        callId: this.#state.callId,
+        rounds: this.#state.rounds + 1,
+        journal: this.#journal.entries,
+        pending: { fingerprint: fp, tries: 0 },
+      },
+      outOfBand: [],
+    };
+    throw SUSPEND;
+  }
+
   #replay(fp: number, label: string): Json | undefined {
     if (this.#suspension) throw SUSPEND;
     return this.#journal.next(fp, label);

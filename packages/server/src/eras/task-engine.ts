@@ -6,6 +6,7 @@ import { QuestionTimeoutError, ToolError } from '../errors.js';
 import { type OnceStore, type OnceTimings, runOnce } from '../once/once-store.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
+import { pause } from './pause.js';
 
 /**
  * Serves ask points inside a task (the tasks extension): each question parks the task in
@@ -45,6 +46,11 @@ export class TaskEngine {
     const key = `${this.#callId}.${name}`;
     const once = this.#once;
     return once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : fn(key);
+  }
+
+  /** `AskEngine`: a task has no rounds to end: it waits `afterMs`, or until the task is cancelled. */
+  yieldRound(_fp: number, _label: string, afterMs: number): Promise<void> {
+    return pause(afterMs, this.#task.abort.signal);
   }
 
   /** After consent, the task waits until the flow's page settles it (or the task is cancelled). */

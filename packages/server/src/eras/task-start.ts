@@ -33,6 +33,10 @@ export class EngineSwitch implements AskEngine {
   upNext(): number | undefined {
     return this.#current.upNext?.();
   }
+
+  yieldRound(fp: number, label: string, afterMs: number): Promise<void> {
+    return this.#current.yieldRound(fp, label, afterMs);
+  }
 }
 
 /** What the context needs to turn its call into a task. */

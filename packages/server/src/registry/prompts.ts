@@ -9,6 +9,7 @@ export interface PromptConfig<A extends ArgsSchema | undefined = undefined> {
   /** The prompt's arguments: a zod v4 object of string fields. */
   readonly args?: A;
   readonly icons?: Icon[];
+  readonly _meta?: Record<string, unknown>;
   /**
    * Suggestions for argument values (`completion/complete`), by argument name.
    *
@@ -42,12 +43,13 @@ export interface RegisteredPrompt {
 function promptArguments(schema: ArgsSchema | undefined): PromptArgument[] | undefined {
   if (!schema) return undefined;
   const json = toJsonSchema(schema, 'input') as {
-    properties?: Record<string, { description?: string }>;
+    properties?: Record<string, { title?: string; description?: string }>;
     required?: string[];
   };
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
+    ...(property.title !== undefined && { title: property.title }),
     ...(property.description !== undefined && { description: property.description }),
     required: required.has(name),
   }));
@@ -71,6 +73,7 @@ export class PromptRegistry {
       ...(config.description !== undefined && { description: config.description }),
       ...(args && { arguments: args }),
       ...(config.icons && { icons: config.icons }),
+      ...(config._meta && { _meta: config._meta }),
     };
     this.#prompts.set(name, {
       name,
@@ -84,6 +87,13 @@ export class PromptRegistry {
 
   get(name: string): RegisteredPrompt | undefined {
     return this.#prompts.get(name);
+  }
+
+  /** Removes the prompt named `name`; false when there is none. */
+  remove(name: string): boolean {
+    if (!this.#prompts.delete(name)) return false;
+    this.#listing = undefined;
+    return true;
   }
 
   get size(): number {

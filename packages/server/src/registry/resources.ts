@@ -1,4 +1,5 @@
 import {
+  type Annotations,
   type Icon,
   type Resource,
   type ResourceTemplateType,
@@ -14,6 +15,11 @@ export interface ResourceConfig {
   readonly description?: string;
   readonly mimeType?: string;
   readonly icons?: Icon[];
+  /** Hints for the client (`audience`, `priority`, `lastModified`), listed as given. */
+  readonly annotations?: Annotations;
+  /** A static resource's size in bytes, when known. */
+  readonly size?: number;
+  readonly _meta?: Record<string, unknown>;
   /** For a template: suggestions for its variables' values (`completion/complete`), by variable name. */
   readonly complete?: Completers;
 }
@@ -58,6 +64,8 @@ export class ResourceRegistry {
       ...(config.description !== undefined && { description: config.description }),
       ...(config.mimeType !== undefined && { mimeType: config.mimeType }),
       ...(config.icons && { icons: config.icons }),
+      ...(config.annotations && { annotations: config.annotations }),
+      ...(config._meta && { _meta: config._meta }),
     };
     if (UriTemplate.isTemplate(uri)) {
       this.#templates.push({
@@ -69,8 +77,18 @@ export class ResourceRegistry {
         complete: config.complete,
       });
     } else {
-      this.#static.set(uri, { uri, mimeType: config.mimeType, handler, listing: { uri, ...common } });
+      const listing = { uri, ...common, ...(config.size !== undefined && { size: config.size }) };
+      this.#static.set(uri, { uri, mimeType: config.mimeType, handler, listing });
     }
+  }
+
+  /** Removes the resource or template registered as `uri`; false when there is none. */
+  remove(uri: string): boolean {
+    if (this.#static.delete(uri)) return true;
+    const index = this.#templates.findIndex((entry) => entry.uri === uri);
+    if (index < 0) return false;
+    this.#templates.splice(index, 1);
+    return true;
   }
 
   /** Finds what serves `uri`: a static resource first, then the first template that matches. */

@@ -99,6 +99,13 @@ export class ToolRegistry {
     return this.#tools.get(name);
   }
 
+  /** Removes the tool named `name`; false when there is none. */
+  remove(name: string): boolean {
+    if (!this.#tools.delete(name)) return false;
+    this.#listing = undefined;
+    return true;
+  }
+
   get size(): number {
     return this.#tools.size;
   }

@@ -47,8 +47,8 @@ export function buildSdkServer(
   const capabilities: ServerCapabilities = { logging: {} };
   for (const surface of surfaces) capabilities[surface.capability] = { listChanged: true };
   if (capabilities.resources) capabilities.resources = { listChanged: true, subscribe: true };
-  if (app.prompts.size > 0 || app.resources.listTemplates().length > 0) capabilities.completions = {};
-  if (app.tools.runsTasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  if (app.declares('completions')) capabilities.completions = {};
+  if (app.declares('tasks')) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   const server = new Server(app.info, {
     capabilities,
     ...(app.instructions !== undefined && { instructions: app.instructions }),

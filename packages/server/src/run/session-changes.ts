@@ -12,7 +12,7 @@ export function followChanges(
   handle: (method: string, answer: (params: never, sdk: ServerContext) => unknown) => void,
 ): void {
   // Only a server with resources takes subscriptions: the others keep no set per session.
-  const subscribed = app.resources.size > 0 ? new Set<string>() : undefined;
+  const subscribed = app.declares('resources') ? new Set<string>() : undefined;
   if (subscribed) {
     handle('resources/subscribe', (params: { uri: string }) => {
       subscribed.add(params.uri);

@@ -63,7 +63,7 @@ export interface Surface<M extends CallMethod = CallMethod> {
 
 const tools: Surface<'tools/call'> = {
   capability: 'tools',
-  present: (app) => app.tools.size > 0,
+  present: (app) => app.declares('tools'),
   lists: { 'tools/list': (app) => ({ tools: app.tools.list() }) },
   method: 'tools/call',
   find(app, params) {
@@ -177,7 +177,7 @@ function failAsError(message: string, error: unknown): never {
 
 const prompts: Surface<'prompts/get'> = {
   capability: 'prompts',
-  present: (app) => app.prompts.size > 0,
+  present: (app) => app.declares('prompts'),
   lists: { 'prompts/list': (app) => ({ prompts: app.prompts.list() }) },
   method: 'prompts/get',
   async find(app, params) {
@@ -211,7 +211,7 @@ const prompts: Surface<'prompts/get'> = {
 
 const resources: Surface<'resources/read'> = {
   capability: 'resources',
-  present: (app) => app.resources.size > 0,
+  present: (app) => app.declares('resources'),
   lists: {
     'resources/list': (app) => ({ resources: app.resources.list() }),
     'resources/templates/list': (app) => ({ resourceTemplates: app.resources.listTemplates() }),

@@ -171,9 +171,9 @@ export class Endpoint {
       hub: app.changes,
       serverInfo: app.info,
       supported: () => ({
-        tools: app.tools.size > 0,
-        prompts: app.prompts.size > 0,
-        resources: app.resources.size > 0,
+        tools: app.declares('tools'),
+        prompts: app.declares('prompts'),
+        resources: app.declares('resources'),
       }),
       limits: {
         maxStreams: whole(

@@ -15,6 +15,8 @@ export type UrlItem = {
   readonly url: string;
   /** Set when the page is a flow of this server, whose completion the server checks. */
   readonly flow?: FlowRef;
+  /** The 2025-11-25 `elicitationId` its author chose (a random one otherwise). */
+  readonly elicitationId?: string;
 };
 
 export const urlKind: QuestionKind<UrlItem> = {
@@ -31,12 +33,18 @@ export const urlKind: QuestionKind<UrlItem> = {
     message: requireMessage('URL', entry.message),
     url: requireSafeUrl(entry.url as string),
     ...(entry.flow !== undefined && { flow: entry.flow as FlowRef }),
+    ...(typeof entry.elicitationId === 'string' && { elicitationId: entry.elicitationId }),
   }),
   fingerprintText: (item) => `url\0${item.key}\0${item.message}\0${item.url}`,
   request: {
     modern: (item, message) => modernUrlRequest(message, item.url),
     handshake: (item, message) =>
-      handshakeUrlRequest(item.key, message, item.url, item.flow?.id ?? crypto.randomUUID()),
+      handshakeUrlRequest(
+        item.key,
+        message,
+        item.url,
+        item.flow?.id ?? item.elicitationId ?? crypto.randomUUID(),
+      ),
   },
   expected: URL_REPLY_EXPECTED,
   check: (item, reply) => checkUrlReply(item.key, reply),

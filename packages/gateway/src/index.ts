@@ -1,0 +1,17 @@
+// @parley/gateway: any MCP host in front of any MCP server, on both protocol eras, with every
+// question still reaching its person.
+
+export type { AuditSink, QuestionAudit } from './audit.js';
+export { GatewayConfigError, loadGatewayConfig, readGatewayConfig } from './config/read-config.js';
+export type {
+  GatewayConfig,
+  HttpUpstreamConfig,
+  StdioUpstreamConfig,
+  UpstreamConfig,
+  UpstreamEra,
+  UpstreamOAuthConfig,
+} from './config/schema.js';
+export { createGateway, Gateway, type GatewayOptions, type GatewayStatus } from './gateway.js';
+export type { LiveCallRouter, Resume } from './relay/live-calls.js';
+export type { Step, UpstreamAnswer, UpstreamRequest, Via } from './relay/step.js';
+export type { UpstreamStatus } from './upstream/upstream.js';

@@ -1,0 +1,36 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import { isRecord } from '@parley/core';
+import type { ParleyContext } from '@parley/server';
+
+/**
+ * What an upstream is told its client can do, for one call: exactly the modes the host declared
+ * on this request (2026-07-28) or session (2025), never more and never less, plus what the
+ * gateway serves itself: forms, on its question pages, for a host that shows none. Sampling passes
+ * only when the host declared it, as the host declared it; roots likewise, without `listChanged`.
+ *
+ * @param pages whether the gateway asks on its pages what the host cannot show.
+ * @param revision the upstream session's revision where it is pinned (2025-06-18 knows no modes).
+ */
+export function upstreamCapabilities(
+  ctx: ParleyContext,
+  pages: boolean,
+  revision?: string,
+): ClientCapabilities {
+  const declared = ctx.clientCapabilities;
+  const elicitation = isRecord(declared.elicitation) ? declared.elicitation : {};
+  const form = ctx.can('form') || pages;
+  const url = ctx.can('url') && revision !== '2025-06-18';
+  const capabilities: Record<string, unknown> = {};
+  if (revision === '2025-06-18') {
+    if (form) capabilities.elicitation = {};
+  } else if (form || url) {
+    capabilities.elicitation = {
+      ...(form && { form: isRecord(elicitation.form) ? elicitation.form : {} }),
+      ...(url && { url: isRecord(elicitation.url) ? elicitation.url : {} }),
+    };
+  }
+  if (ctx.can('sampling')) capabilities.sampling = isRecord(declared.sampling) ? declared.sampling : {};
+  // `listChanged` is left out: the gateway does not pass a host's roots/list_changed on.
+  if (ctx.can('roots')) capabilities.roots = {};
+  return capabilities as ClientCapabilities;
+}

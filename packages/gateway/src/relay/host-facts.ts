@@ -1,0 +1,29 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import type { LiveListeners } from '../upstream/live-call.js';
+import type { Owner } from './live-calls.js';
+
+/**
+ * What one run of the gateway's handler knows of the host, as the upstream leg needs it: the
+ * capabilities to tell the upstream, whose call it is, and where the upstream's progress and logs
+ * go while this run serves the call.
+ */
+export interface HostFacts {
+  /** What the upstream is told the client can do (see `upstreamCapabilities`). */
+  readonly capabilities: ClientCapabilities;
+  /**
+   * Which 2025 session of an upstream serves this caller: the host's own session, its user, the
+   * stdio connection, or (an anonymous 2026-07-28 caller) this call alone.
+   */
+  readonly sessionKey: string;
+  /** The host's verified user (a parked call answers only them). */
+  readonly owner: Owner;
+  /** The host request's own `_meta` entries that travel on (trace context, application keys). */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The log level the host asked for on this request (2026-07-28), if any. */
+  readonly logLevel: string | undefined;
+  /** How long a leg may wait on an upstream with nothing new before answering `wait` (2026-07-28 hosts). */
+  readonly holdMs: number;
+  /** Aborts when the host cancels. */
+  readonly signal: AbortSignal;
+  readonly listeners: LiveListeners;
+}

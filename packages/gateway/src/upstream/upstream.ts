@@ -1,0 +1,466 @@
+import type { Client, ClientCapabilities, ServerCapabilities } from '@modelcontextprotocol/client';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
+import { asksOnlyOverHandshake, connectSdk, type SdkConnection } from '@parley/client/raw';
+import { ToolError } from '@parley/server';
+import type { UpstreamConfig } from '../config/schema.js';
+import type { HostFacts } from '../relay/host-facts.js';
+import type { LiveCalls } from '../relay/live-calls.js';
+import type { Step, UpstreamAnswer, Via } from '../relay/step.js';
+import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
+import { LegacySession } from './legacy-session.js';
+import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
+import { stepOf } from './step-of.js';
+
+/** The methods a host calls an upstream's tools, prompts and resources with. */
+export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** One call as the upstream gets it: its own name or URI, its arguments. */
+export interface UpstreamCall {
+  readonly method: CallMethod;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** How one upstream is doing, for `gateway.status()`. */
+export interface UpstreamStatus {
+  readonly name: string;
+  /** `connecting` (first attempt), `ready`, `down` (reconnecting with back-off) or `closed`. */
+  readonly state: 'connecting' | 'ready' | 'down' | 'closed';
+  readonly era?: 'modern' | 'handshake';
+  readonly protocolVersion?: string;
+  /** What the upstream says it is. */
+  readonly server?: { readonly name: string; readonly version: string };
+  readonly tools: number;
+  readonly prompts: number;
+  readonly resources: number;
+  readonly templates: number;
+  /** 2025-era sessions open for calls. */
+  readonly sessions: number;
+  /** Since when it is in this state (ISO 8601). */
+  readonly since: string;
+  /** Why it is down, in a sentence (never a credential: the gateway's own words). */
+  readonly lastError?: string;
+}
+
+/** What an upstream tells the gateway about itself. */
+export interface UpstreamEvents {
+  /** Its lists changed (or it connected, or went down for good). */
+  catalog(upstream: Upstream): void;
+  /** A resource it serves changed (`notifications/resources/updated`). */
+  resourceUpdated(upstream: Upstream, uri: string): void;
+  /** Its state changed. */
+  status(upstream: Upstream): void;
+}
+
+interface Dependencies {
+  readonly liveCalls: LiveCalls;
+  readonly events: UpstreamEvents;
+  readonly log: (level: 'debug' | 'info' | 'warn' | 'error', message: string) => void;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly fetch?: typeof fetch;
+}
+
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+/** 2025 sessions an HTTP upstream may have open for calls. */
+const MAX_HTTP_SESSIONS = 1_000;
+/** Processes a stdio upstream may run for 2025 sessions, unless configured. */
+const DEFAULT_MAX_PROCESSES = 8;
+/** A 2025 session no call used for this long is closed. */
+const SESSION_IDLE_MS = 5 * 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * One configured upstream: its control connection (lists, completions, change notifications, and
+ * every call when it speaks 2026-07-28), its 2025 sessions for calls (each declaring exactly what
+ * its host declared), and its state. It reconnects with back-off when it cannot be reached or goes
+ * away; meanwhile its tools answer with an error that says so.
+ */
+export class Upstream {
+  readonly name: string;
+  readonly config: UpstreamConfig;
+  readonly #deps: Dependencies;
+  readonly #reach: Reach;
+  #control: SdkConnection | undefined;
+  #catalog: Catalog = EMPTY_CATALOG;
+  #state: UpstreamStatus['state'] = 'connecting';
+  #since = Date.now();
+  #lastError: string | undefined;
+  #retryMs = FIRST_RETRY_MS;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #firstAttempt: Promise<void> | undefined;
+  readonly #sessions = new Map<string, Promise<LegacySession>>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(name: string, config: UpstreamConfig, deps: Dependencies) {
+    this.name = name;
+    this.config = config;
+    this.#deps = deps;
+    this.#reach = reachOf(
+      config,
+      (line) => deps.log('debug', `${name} (stderr): ${JSON.stringify(line)}`),
+      deps.fetch,
+    );
+    this.#sweeper = setInterval(() => this.#closeIdleSessions(), 30_000);
+    this.#sweeper.unref();
+  }
+
+  /** Who people are told asks: the configured title, else what the upstream calls itself, else its name. */
+  get title(): string {
+    return this.config.title ?? this.#control?.server.title ?? this.#control?.server.name ?? this.name;
+  }
+
+  get catalog(): Catalog {
+    return this.#catalog;
+  }
+
+  get capabilities(): ServerCapabilities | undefined {
+    return this.#control?.sdk.getServerCapabilities();
+  }
+
+  /** The era calls are made on: what the control connection negotiated. */
+  get era(): 'modern' | 'handshake' | undefined {
+    return this.#control?.era;
+  }
+
+  get status(): UpstreamStatus {
+    const control = this.#control;
+    return {
+      name: this.name,
+      state: this.#state,
+      ...(control && { era: control.era, protocolVersion: control.protocolVersion }),
+      ...(control && { server: { name: control.server.name, version: control.server.version } }),
+      tools: this.#catalog.tools.length,
+      prompts: this.#catalog.prompts.length,
+      resources: this.#catalog.resources.length,
+      templates: this.#catalog.templates.length,
+      sessions: this.#sessions.size,
+      since: new Date(this.#since).toISOString(),
+      ...(this.#lastError !== undefined && { lastError: this.#lastError }),
+    };
+  }
+
+  /** Connects; resolves after the first attempt, whether it worked or not (it goes on retrying). */
+  start(): Promise<void> {
+    this.#firstAttempt ??= this.#connect();
+    return this.#firstAttempt;
+  }
+
+  async close(): Promise<void> {
+    this.#setState('closed');
+    clearTimeout(this.#retryTimer);
+    clearInterval(this.#sweeper);
+    const control = this.#control;
+    this.#control = undefined;
+    await Promise.all([
+      control?.sdk.close().catch(() => {}),
+      ...[...this.#sessions.values()].map((session) => session.then((open) => open.close()).catch(() => {})),
+    ]);
+    this.#sessions.clear();
+  }
+
+  /** Starts a call: its first leg, or its first step as a held 2025 call. */
+  async begin(call: UpstreamCall, host: HostFacts): Promise<Step> {
+    const control = this.#ready();
+    if (control.era === 'handshake') return this.#beginLive(call, host);
+    let step: Step;
+    try {
+      step = await this.#leg(control.sdk, call, host, undefined, undefined);
+    } catch (error) {
+      if (this.#fallsBack(error)) return this.#beginLive(call, host);
+      throw error;
+    }
+    if (step.kind === 'result' && this.#fallsBackOn(step)) return this.#beginLive(call, host);
+    return step;
+  }
+
+  /** The next leg of a call: its answers (or none, after a `wait`) sent on where the last step came from. */
+  resume(
+    call: UpstreamCall,
+    via: Via,
+    answers: Readonly<Record<string, UpstreamAnswer>> | undefined,
+    host: HostFacts,
+  ): Promise<Step> {
+    if (via.kind === 'live')
+      return this.#deps.liveCalls.resume(
+        { handle: via.handle, owner: host.owner, round: via.round, answers, holdMs: host.holdMs },
+        host.listeners,
+      );
+    return this.#leg(this.#ready().sdk, call, host, via.state, answers);
+  }
+
+  /** A request on the control connection: completions, subscriptions. */
+  request(method: string, params: Record<string, unknown>): Promise<unknown> {
+    return this.#ready().sdk.request({ method, params } as never, { timeout: this.#timeoutMs });
+  }
+
+  get #timeoutMs(): number {
+    return this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  #ready(): SdkConnection {
+    const control = this.#control;
+    if (control !== undefined && this.#state === 'ready') return control;
+    const why = this.#lastError === undefined ? '' : ` (${this.#lastError})`;
+    throw new ToolError(
+      this.#state === 'closed'
+        ? `The gateway is stopping; ${this.name} takes no more calls.`
+        : `The upstream ${this.name} is not reachable now${why}; the gateway keeps trying to reconnect, so call again shortly.`,
+    );
+  }
+
+  /** Under era `auto`, a tool that can ask only over the 2025 handshake is called again on a 2025 session. */
+  #fallsBack(error: unknown): boolean {
+    return (
+      (this.config.era ?? 'auto') === 'auto' &&
+      error instanceof ProtocolError &&
+      asksOnlyOverHandshake(error.message)
+    );
+  }
+
+  #fallsBackOn(step: Extract<Step, { kind: 'result' }>): boolean {
+    if ((this.config.era ?? 'auto') !== 'auto' || step.result.isError !== true) return false;
+    const content = Array.isArray(step.result.content) ? step.result.content : [];
+    const text = content
+      .map((block) =>
+        typeof block === 'object' && block !== null && 'text' in block ? String(block.text) : '',
+      )
+      .join('\n');
+    return asksOnlyOverHandshake(text);
+  }
+
+  /** One 2026-07-28 leg: this request's capabilities, the answers, the state echoed byte for byte. */
+  async #leg(
+    sdk: Client,
+    call: UpstreamCall,
+    host: HostFacts,
+    state: string | undefined,
+    answers: Readonly<Record<string, UpstreamAnswer>> | undefined,
+  ): Promise<Step> {
+    const meta: Record<string, unknown> = {
+      ...host.meta,
+      [CLIENT_CAPABILITIES_META_KEY]: host.capabilities,
+      ...(host.logLevel !== undefined && { [LOG_LEVEL_META_KEY]: host.logLevel }),
+    };
+    const params: Record<string, unknown> = { ...call.params, _meta: meta };
+    if (answers !== undefined)
+      params.inputResponses = Object.fromEntries(
+        Object.entries(answers).map(([key, answer]) => [
+          key,
+          'result' in answer ? answer.result : { action: 'cancel' },
+        ]),
+      );
+    if (state !== undefined) params.requestState = state;
+    const result = await sdk
+      .request(
+        { method: call.method, params } as never,
+        {
+          signal: host.signal,
+          timeout: this.#timeoutMs,
+          resetTimeoutOnProgress: true,
+          allowInputRequired: true,
+          onprogress: (progress: { progress: number; total?: number; message?: string }) =>
+            host.listeners.progress?.(progress),
+        } as never,
+      )
+      .catch((error: unknown) => {
+        throw this.#failure(error);
+      });
+    return stepOf(result, this.name);
+  }
+
+  /** A call on a 2025 session of the caller's, held open in the gateway while it asks. */
+  async #beginLive(call: UpstreamCall, host: HostFacts): Promise<Step> {
+    const session = await this.#session(host.sessionKey, host.capabilities);
+    const live = session.start(call.method, {
+      ...call.params,
+      ...(Object.keys(host.meta).length > 0 && { _meta: host.meta }),
+    });
+    const handle = this.#deps.liveCalls.park(live, host.owner, this.name);
+    return this.#deps.liveCalls
+      .resume(
+        { handle, owner: host.owner, round: 0, answers: undefined, holdMs: host.holdMs },
+        host.listeners,
+      )
+      .catch((error: unknown) => {
+        throw this.#failure(error);
+      });
+  }
+
+  /** The caller's 2025 session, declaring exactly `capabilities`; opened when first needed. */
+  async #session(key: string, capabilities: ClientCapabilities): Promise<LegacySession> {
+    const id = `${key}\0${JSON.stringify(capabilities)}`;
+    const known = this.#sessions.get(id);
+    if (known !== undefined) {
+      const session = await known;
+      if (!session.closed) return session;
+      this.#sessions.delete(id);
+    }
+    this.#makeRoom();
+    const opening = LegacySession.open(
+      this.#reach.target,
+      {
+        ...this.#reach.options,
+        clientInfo: this.#deps.clientInfo,
+        protocolVersions: handshakeVersions(this.config.era),
+      },
+      capabilities,
+    ).then(
+      (session) => {
+        session.onclose = () => {
+          if (this.#sessions.get(id) === opening) this.#sessions.delete(id);
+        };
+        return session;
+      },
+      (error: unknown) => {
+        this.#sessions.delete(id);
+        throw this.#failure(error);
+      },
+    );
+    this.#sessions.set(id, opening);
+    return opening;
+  }
+
+  /** Closes the idlest session when the upstream is at its limit; refuses when every one is busy. */
+  #makeRoom(): void {
+    const limit =
+      'command' in this.config ? (this.config.maxProcesses ?? DEFAULT_MAX_PROCESSES) : MAX_HTTP_SESSIONS;
+    if (this.#sessions.size < limit) return;
+    throw new ToolError(
+      `The upstream ${this.name} has ${limit} sessions open for calls, its limit; try again when a call ends${'command' in this.config ? ' (or raise maxProcesses)' : ''}.`,
+    );
+  }
+
+  #closeIdleSessions(): void {
+    const now = Date.now();
+    for (const [id, opening] of this.#sessions) {
+      void opening
+        .then((session) => {
+          const perCall = id.startsWith('call:');
+          if (session.busy > 0 || (!perCall && now - session.lastUsed < SESSION_IDLE_MS)) return;
+          if (this.#sessions.get(id) === opening) this.#sessions.delete(id);
+          return session.close();
+        })
+        .catch(() => {});
+    }
+  }
+
+  /** What a failed leg tells the host: the upstream's own JSON-RPC error, or what went wrong reaching it. */
+  #failure(error: unknown): unknown {
+    if (error instanceof ProtocolError || error instanceof ToolError) return error;
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+      return new ToolError(`The upstream ${this.name} did not answer in time; try again.`);
+    const message = error instanceof Error ? error.message : String(error);
+    this.#deps.log('warn', `${this.name}: a call failed: ${message}`);
+    return new ToolError(`The call to the upstream ${this.name} failed (${oneLine(message)}); try again.`);
+  }
+
+  async #connect(): Promise<void> {
+    try {
+      const control = await connectSdk(this.#reach.target, {
+        ...this.#reach.options,
+        ...eraOptions(this.config.era),
+        clientInfo: this.#deps.clientInfo,
+        capabilities: {},
+        prepare: (sdk) => this.#watch(sdk),
+      });
+      this.#control = control;
+      control.sdk.onclose = () => this.#lost(control, 'the connection closed');
+      this.#catalog = await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs);
+      if (control.era === 'modern') await this.#listen(control.sdk);
+      this.#retryMs = FIRST_RETRY_MS;
+      this.#lastError = undefined;
+      this.#setState('ready');
+      this.#deps.log(
+        'info',
+        `${this.name}: connected (${control.protocolVersion}, ${this.#catalog.tools.length} tools)`,
+      );
+      this.#deps.events.catalog(this);
+    } catch (error) {
+      const control = this.#control;
+      this.#control = undefined;
+      await control?.sdk.close().catch(() => {});
+      this.#down(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** The change notifications of a 2025 control session. */
+  #watch(sdk: Client): void {
+    const refresh = () => void this.#refresh();
+    sdk.setNotificationHandler('notifications/tools/list_changed', refresh);
+    sdk.setNotificationHandler('notifications/prompts/list_changed', refresh);
+    sdk.setNotificationHandler('notifications/resources/list_changed', refresh);
+    sdk.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const uri = notification.params?.uri;
+      if (typeof uri === 'string') this.#deps.events.resourceUpdated(this, uri);
+    });
+  }
+
+  /** 2026-07-28: list changes come on a `subscriptions/listen` stream. */
+  async #listen(sdk: Client): Promise<void> {
+    const capabilities = sdk.getServerCapabilities();
+    const filter = {
+      ...(capabilities?.tools?.listChanged && { toolsListChanged: true }),
+      ...(capabilities?.prompts?.listChanged && { promptsListChanged: true }),
+      ...(capabilities?.resources?.listChanged && { resourcesListChanged: true }),
+    };
+    if (Object.keys(filter).length === 0) return;
+    await sdk.listen(filter, { timeout: this.#timeoutMs }).catch((error: unknown) => {
+      this.#deps.log(
+        'info',
+        `${this.name}: no list-change stream (${error instanceof Error ? error.message : String(error)})`,
+      );
+    });
+  }
+
+  async #refresh(): Promise<void> {
+    const control = this.#control;
+    if (control === undefined) return;
+    try {
+      this.#catalog = await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs);
+      this.#deps.events.catalog(this);
+    } catch (error) {
+      this.#deps.log(
+        'warn',
+        `${this.name}: could not list again after a change (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
+  }
+
+  #lost(control: SdkConnection, why: string): void {
+    if (this.#control !== control || this.#state === 'closed') return;
+    this.#control = undefined;
+    this.#down(why);
+  }
+
+  #down(why: string): void {
+    if (this.#state === 'closed') return;
+    this.#lastError = oneLine(why);
+    this.#setState('down');
+    this.#deps.log(
+      'warn',
+      `${this.name}: unreachable (${this.#lastError}); retrying in ${this.#retryMs / 1000} s`,
+    );
+    this.#retryTimer = setTimeout(() => void this.#connect(), this.#retryMs);
+    this.#retryTimer.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
+  }
+
+  #setState(state: UpstreamStatus['state']): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#since = Date.now();
+    this.#deps.events.status(this);
+  }
+}
+
+/** A message on one line, cut to a sane length (it is shown to hosts and logged). */
+function oneLine(message: string): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
