@@ -26,7 +26,9 @@ const oauth = z
   .strictObject(
     {
       clientId: text('the client id the authorization server registered for the gateway').optional(),
-      clientSecret: text('the client secret; to keep it out of the file, write a reference to an environment variable').optional(),
+      clientSecret: text(
+        'the client secret; to keep it out of the file, write a reference to an environment variable',
+      ).optional(),
       privateKeyFile: text('a PEM or JWK file with the client key, for private_key_jwt').optional(),
       workloadTokenFile: text('a file with the workload JWT, read at every sign-in').optional(),
       issuer: z.url({

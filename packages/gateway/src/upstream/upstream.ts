@@ -1,4 +1,5 @@
-import type { Client, ClientCapabilities, ServerCapabilities } from '@modelcontextprotocol/client';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Client, ClientCapabilities, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
@@ -14,6 +15,7 @@ import type { LiveCalls } from '../relay/live-calls.js';
 import type { Step, UpstreamAnswer, Via } from '../relay/step.js';
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
 import { LegacySession } from './legacy-session.js';
+import type { LiveListeners } from './live-call.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
 import { stepOf } from './step-of.js';
 
@@ -96,6 +98,8 @@ export class Upstream {
   #firstAttempt: Promise<void> | undefined;
   readonly #sessions = new Map<string, Promise<LegacySession>>();
   readonly #sweeper: NodeJS.Timeout;
+  /** The host side of the 2026-07-28 leg whose response stream is being read. */
+  readonly #legs = new AsyncLocalStorage<LiveListeners>();
 
   constructor(name: string, config: UpstreamConfig, deps: Dependencies) {
     this.name = name;
@@ -256,21 +260,28 @@ export class Upstream {
         ]),
       );
     if (state !== undefined) params.requestState = state;
-    const result = await sdk
-      .request(
-        { method: call.method, params } as never,
-        {
-          signal: host.signal,
-          timeout: this.#timeoutMs,
-          resetTimeoutOnProgress: true,
-          allowInputRequired: true,
-          onprogress: (progress: { progress: number; total?: number; message?: string }) =>
-            host.listeners.progress?.(progress),
-        } as never,
-      )
-      .catch((error: unknown) => {
-        throw this.#failure(error);
-      });
+    const options = {
+      signal: host.signal,
+      timeout: this.#timeoutMs,
+      resetTimeoutOnProgress: true,
+      allowInputRequired: true,
+      onprogress: (progress: { progress: number; total?: number; message?: string }) =>
+        host.listeners.progress?.(progress),
+    };
+    // A tool call goes with its listing, so the parameters it marks x-mcp-header travel as
+    // Mcp-Param-* headers too (SEP-2243); without its outputSchema: a round that asks carries none.
+    const tool =
+      call.method === 'tools/call'
+        ? this.#catalog.tools.find((entry) => entry.name === call.params.name)
+        : undefined;
+    const send = () =>
+      tool === undefined
+        ? sdk.request({ method: call.method, params } as never, options as never)
+        : sdk.callTool(params as never, { ...options, toolDefinition: withoutOutputSchema(tool) } as never);
+    // Sent in the leg's scope: logs the upstream sends on its response stream reach this run's host.
+    const result = await this.#legs.run(host.listeners, send).catch((error: unknown) => {
+      throw this.#failure(error);
+    });
     return stepOf(result, this.name);
   }
 
@@ -389,8 +400,11 @@ export class Upstream {
     }
   }
 
-  /** The change notifications of a 2025 control session. */
+  /** The change notifications of the control connection, and the logs of 2026-07-28 legs. */
   #watch(sdk: Client): void {
+    sdk.setNotificationHandler('notifications/message', (notification) => {
+      this.#legs.getStore()?.log?.(notification.params as never);
+    });
     const refresh = () => void this.#refresh();
     sdk.setNotificationHandler('notifications/tools/list_changed', refresh);
     sdk.setNotificationHandler('notifications/prompts/list_changed', refresh);
@@ -457,6 +471,11 @@ export class Upstream {
     this.#since = Date.now();
     this.#deps.events.status(this);
   }
+}
+
+function withoutOutputSchema(tool: Tool): Tool {
+  const { outputSchema: _notCheckedHere, ...definition } = tool;
+  return definition as Tool;
 }
 
 /** A message on one line, cut to a sane length (it is shown to hosts and logged). */
