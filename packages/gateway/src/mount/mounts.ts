@@ -1,6 +1,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { Completers, ParleyContext, ParleyServer } from '@parley/server';
+import { TASKS_EXTENSION } from '../relay/capabilities.js';
 import { type RelaySettings, relayCall } from '../relay/relay-call.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { passthroughSchema, promptArgumentsSchema } from './passthrough-schema.js';
@@ -175,6 +176,7 @@ export class Mounts {
         ...(tool.annotations !== undefined && { annotations: tool.annotations }),
         ...(tool.icons !== undefined && { icons: tool.icons }),
         ...(tool._meta !== undefined && { _meta: tool._meta }),
+        ...taskSupport(tool, upstream),
       },
       (args, ctx) => this.#relay(upstream, 'tools/call', { name: tool.name, arguments: args }, name, ctx),
     );
@@ -241,6 +243,23 @@ export class Mounts {
       (request, ctx) => this.#relay(upstream, 'resources/read', { uri: request.uri }, request.uri, ctx),
     );
   }
+}
+
+/**
+ * A tool the upstream may run as a task may be one of the gateway's too, which it becomes when the
+ * upstream's call does (`start: 'manual'`). 2026-07-28 listings carry no `execution`: there an
+ * upstream that offers the tasks extension may make any call a task.
+ */
+function taskSupport(tool: Tool, upstream: Upstream): { task?: { support: 'optional'; start: 'manual' } } {
+  const support = (tool as { execution?: { taskSupport?: string } }).execution?.taskSupport;
+  const extensions = (upstream.capabilities as { extensions?: Record<string, unknown> } | undefined)
+    ?.extensions;
+  const offered =
+    support === 'optional' ||
+    support === 'required' ||
+    (support === undefined && extensions?.[TASKS_EXTENSION] !== undefined);
+  // Optional on the gateway even where the upstream requires it: the upstream refuses a host that cannot poll.
+  return offered ? { task: { support: 'optional', start: 'manual' } } : {};
 }
 
 /** Completers that ask the upstream (`completion/complete`), when it offers completions. */

@@ -24,7 +24,7 @@ export interface HostAsk {
 export async function askHost(
   ask: HostAsk,
   requests: Readonly<Record<string, UpstreamRequest>>,
-  round: number,
+  round: number | string,
 ): Promise<Record<string, UpstreamAnswer>> {
   const { ctx } = ask.reading;
   const answers: Record<string, UpstreamAnswer> = {};

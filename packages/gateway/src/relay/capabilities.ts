@@ -2,6 +2,9 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { isRecord } from '@parley/core';
 import type { ParleyContext } from '@parley/server';
 
+/** The tasks extension (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 /**
  * What an upstream is told its client can do, for one call: exactly the modes the host declared
  * on this request (2026-07-28) or session (2025), never more and never less, plus what the
@@ -36,5 +39,9 @@ export function upstreamCapabilities(
   if (ctx.can('sampling')) capabilities.sampling = isRecord(declared.sampling) ? declared.sampling : {};
   // `listChanged` is left out: the gateway does not pass a host's roots/list_changed on.
   if (ctx.can('roots')) capabilities.roots = {};
+  // The tasks extension: the gateway runs a task of its own for each task of the upstream's.
+  const extensions = isRecord(declared.extensions) ? declared.extensions : {};
+  if (isRecord(extensions[TASKS_EXTENSION]))
+    capabilities.extensions = { [TASKS_EXTENSION]: extensions[TASKS_EXTENSION] };
   return capabilities as ClientCapabilities;
 }

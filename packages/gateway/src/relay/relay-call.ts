@@ -9,6 +9,7 @@ import { askHost } from './ask-host.js';
 import { upstreamCapabilities } from './capabilities.js';
 import type { HostFacts } from './host-facts.js';
 import type { LiveCalls } from './live-calls.js';
+import { followTask } from './relay-task.js';
 import type { Step } from './step.js';
 
 /** What every relayed call shares: the gateway's settings and its held calls. */
@@ -65,6 +66,8 @@ export async function relayCall(
     };
     for (let leg = 1; ; leg++) {
       if (step.kind === 'result') return step.result;
+      if (step.kind === 'task')
+        return await followTask(ctx, upstream, host, ask, step.taskId, step.pollIntervalMs);
       if (leg > settings.maxLegs)
         throw new Error(`${upstream.name} kept the call going for more than ${settings.maxLegs} legs`);
       const { via } = step;

@@ -28,7 +28,9 @@ export type Step =
       readonly requests: { readonly [key: string]: UpstreamRequest };
       readonly via: Via;
     }
-  | { readonly kind: 'wait'; readonly via: Via };
+  | { readonly kind: 'wait'; readonly via: Via }
+  /** The upstream made the call a task (the tasks extension): its id; the gateway polls it. */
+  | { readonly kind: 'task'; readonly taskId: string; readonly pollIntervalMs?: number };
 
 /** An answer to one upstream question: the result MCP defines for it, or a JSON-RPC error. */
 export type UpstreamAnswer =

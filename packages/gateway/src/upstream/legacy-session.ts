@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { connectSdk, type SdkConnectOptions } from '@parley/client/raw';
@@ -14,13 +13,11 @@ const SERVER_REQUESTS = new Set(['elicitation/create', 'sampling/createMessage',
 
 /**
  * One 2025-era session with an upstream, declaring exactly the capabilities it was opened with.
- * Its calls are {@link LiveCall}s: a server request that arrives is handed to the call it belongs
- * to (over HTTP the one whose response stream carried it; on stdio, where nothing tells calls
- * apart, the oldest call in flight).
+ * Its calls are {@link LiveCall}s. It serves one call at a time (the `SessionPool` sees to
+ * that), so every server request and log message that arrives belongs to that call.
  */
 export class LegacySession {
   readonly #calls = new Set<LiveCall>();
-  readonly #scope = new AsyncLocalStorage<LiveCall>();
   #sdk: Client | undefined;
   #closed = false;
   #lastUsed = Date.now();
@@ -68,14 +65,12 @@ export class LegacySession {
     this.#lastUsed = Date.now();
     let live: LiveCall;
     live = new LiveCall((signal) =>
-      this.#scope
-        .run(live, () =>
-          sdk.request({ method, params } as never, {
-            signal,
-            timeout: LIVE_CALL_TIMEOUT_MS,
-            onprogress: (progress) => live.progress(progress),
-          }),
-        )
+      sdk
+        .request({ method, params } as never, {
+          signal,
+          timeout: LIVE_CALL_TIMEOUT_MS,
+          onprogress: (progress) => live.progress(progress),
+        })
         .finally(() => this.#calls.delete(live)),
     );
     this.#calls.add(live);
@@ -119,10 +114,8 @@ export class LegacySession {
     });
   }
 
-  /** The call a server request or notification belongs to (see the class comment). */
+  /** The call a server request or notification belongs to: the one in flight. */
   #callFor(): LiveCall | undefined {
-    const scoped = this.#scope.getStore();
-    if (scoped !== undefined && !scoped.ended) return scoped;
     for (const call of this.#calls) if (!call.ended) return call;
     return undefined;
   }

@@ -17,9 +17,21 @@ const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
  * upstream that breaks the protocol or sends more than the gateway takes ends the call with an
  * error that says so; nothing of it reaches the host.
  */
-export function stepOf(result: unknown, upstream: string): Step {
-  if (!isRecord(result)) throw broken(upstream, 'its result is not an object');
+export function stepOf(received: unknown, upstream: string, taskKey?: string): Step {
+  if (!isRecord(received)) throw broken(upstream, 'its result is not an object');
+  const carried = taskKey !== undefined && isRecord(received._meta) ? received._meta[taskKey] : undefined;
+  const result = isRecord(carried) ? carried : received;
   const bytes = Buffer.byteLength(JSON.stringify(result));
+  if (result.resultType === 'task') {
+    if (typeof result.taskId !== 'string' || result.taskId === '')
+      throw broken(upstream, 'a task result needs a taskId');
+    const poll = result.pollIntervalMs;
+    return {
+      kind: 'task',
+      taskId: result.taskId,
+      ...(typeof poll === 'number' && Number.isFinite(poll) && poll > 0 && { pollIntervalMs: poll }),
+    };
+  }
   if (result.resultType !== 'input_required') {
     if (bytes > MAX_RESULT_BYTES) throw tooLarge(upstream, `a result of ${bytes} bytes`, MAX_RESULT_BYTES);
     return { kind: 'result', result: passedOn(result) };

@@ -14,10 +14,11 @@ import type { HostFacts } from '../relay/host-facts.js';
 import type { LiveCalls } from '../relay/live-calls.js';
 import type { Step, UpstreamAnswer, Via } from '../relay/step.js';
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
-import { LegacySession } from './legacy-session.js';
 import type { LiveListeners } from './live-call.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
+import { SessionPool } from './session-pool.js';
 import { stepOf } from './step-of.js';
+import { carryTaskResults } from './task-results.js';
 
 /** The methods a host calls an upstream's tools, prompts and resources with. */
 export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -67,14 +68,17 @@ interface Dependencies {
   readonly fetch?: typeof fetch;
 }
 
+/** A result schema that takes any result as it came. */
+const ANY_RESULT = {
+  '~standard': { version: 1, vendor: 'parley-gateway', validate: (value: unknown) => ({ value }) },
+};
+
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 /** 2025 sessions an HTTP upstream may have open for calls. */
 const MAX_HTTP_SESSIONS = 1_000;
 /** Processes a stdio upstream may run for 2025 sessions, unless configured. */
 const DEFAULT_MAX_PROCESSES = 8;
-/** A 2025 session no call used for this long is closed. */
-const SESSION_IDLE_MS = 5 * 60_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
@@ -89,6 +93,8 @@ export class Upstream {
   readonly #deps: Dependencies;
   readonly #reach: Reach;
   #control: SdkConnection | undefined;
+  /** Where the control connection carries a task result (see `carryTaskResults`). */
+  #taskKey: string | undefined;
   #catalog: Catalog = EMPTY_CATALOG;
   #state: UpstreamStatus['state'] = 'connecting';
   #since = Date.now();
@@ -96,8 +102,7 @@ export class Upstream {
   #retryMs = FIRST_RETRY_MS;
   #retryTimer: NodeJS.Timeout | undefined;
   #firstAttempt: Promise<void> | undefined;
-  readonly #sessions = new Map<string, Promise<LegacySession>>();
-  readonly #sweeper: NodeJS.Timeout;
+  readonly #sessions: SessionPool;
   /** The host side of the 2026-07-28 leg whose response stream is being read. */
   readonly #legs = new AsyncLocalStorage<LiveListeners>();
 
@@ -110,8 +115,14 @@ export class Upstream {
       (line) => deps.log('debug', `${name} (stderr): ${JSON.stringify(line)}`),
       deps.fetch,
     );
-    this.#sweeper = setInterval(() => this.#closeIdleSessions(), 30_000);
-    this.#sweeper.unref();
+    this.#sessions = new SessionPool({
+      upstream: name,
+      reach: this.#reach,
+      clientInfo: deps.clientInfo,
+      protocolVersions: handshakeVersions(config.era),
+      limit: 'command' in config ? (config.maxProcesses ?? DEFAULT_MAX_PROCESSES) : MAX_HTTP_SESSIONS,
+      failure: (error) => this.#failure(error),
+    });
   }
 
   /** Who people are told asks: the configured title, else what the upstream calls itself, else its name. */
@@ -158,14 +169,9 @@ export class Upstream {
   async close(): Promise<void> {
     this.#setState('closed');
     clearTimeout(this.#retryTimer);
-    clearInterval(this.#sweeper);
     const control = this.#control;
     this.#control = undefined;
-    await Promise.all([
-      control?.sdk.close().catch(() => {}),
-      ...[...this.#sessions.values()].map((session) => session.then((open) => open.close()).catch(() => {})),
-    ]);
-    this.#sessions.clear();
+    await Promise.all([control?.sdk.close().catch(() => {}), this.#sessions.close()]);
   }
 
   /** Starts a call: its first leg, or its first step as a held 2025 call. */
@@ -196,6 +202,27 @@ export class Upstream {
         host.listeners,
       );
     return this.#leg(this.#ready().sdk, call, host, via.state, answers);
+  }
+
+  /** A request about one of the upstream's tasks, declaring what the host declared (its extensions). */
+  async taskRequest(
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    params: Record<string, unknown>,
+    capabilities: ClientCapabilities,
+  ): Promise<Record<string, unknown>> {
+    const sdk = this.#ready().sdk;
+    const result = await sdk
+      // With a result schema of its own: the SDK sends the extension's methods only so (and
+      // tasks/update, which it does not know, at all); the gateway reads the result itself.
+      .request(
+        { method, params: { ...params, _meta: { [CLIENT_CAPABILITIES_META_KEY]: capabilities } } } as never,
+        ANY_RESULT as never,
+        { timeout: this.#timeoutMs },
+      )
+      .catch((error: unknown) => {
+        throw this.#failure(error);
+      });
+    return (result ?? {}) as Record<string, unknown>;
   }
 
   /** A request on the control connection: completions, subscriptions. */
@@ -282,13 +309,12 @@ export class Upstream {
     const result = await this.#legs.run(host.listeners, send).catch((error: unknown) => {
       throw this.#failure(error);
     });
-    return stepOf(result, this.name);
+    return stepOf(result, this.name, this.#taskKey);
   }
 
   /** A call on a 2025 session of the caller's, held open in the gateway while it asks. */
   async #beginLive(call: UpstreamCall, host: HostFacts): Promise<Step> {
-    const session = await this.#session(host.sessionKey, host.capabilities);
-    const live = session.start(call.method, {
+    const live = await this.#sessions.start(host.sessionKey, host.capabilities, call.method, {
       ...call.params,
       ...(Object.keys(host.meta).length > 0 && { _meta: host.meta }),
     });
@@ -301,64 +327,6 @@ export class Upstream {
       .catch((error: unknown) => {
         throw this.#failure(error);
       });
-  }
-
-  /** The caller's 2025 session, declaring exactly `capabilities`; opened when first needed. */
-  async #session(key: string, capabilities: ClientCapabilities): Promise<LegacySession> {
-    const id = `${key}\0${JSON.stringify(capabilities)}`;
-    const known = this.#sessions.get(id);
-    if (known !== undefined) {
-      const session = await known;
-      if (!session.closed) return session;
-      this.#sessions.delete(id);
-    }
-    this.#makeRoom();
-    const opening = LegacySession.open(
-      this.#reach.target,
-      {
-        ...this.#reach.options,
-        clientInfo: this.#deps.clientInfo,
-        protocolVersions: handshakeVersions(this.config.era),
-      },
-      capabilities,
-    ).then(
-      (session) => {
-        session.onclose = () => {
-          if (this.#sessions.get(id) === opening) this.#sessions.delete(id);
-        };
-        return session;
-      },
-      (error: unknown) => {
-        this.#sessions.delete(id);
-        throw this.#failure(error);
-      },
-    );
-    this.#sessions.set(id, opening);
-    return opening;
-  }
-
-  /** Closes the idlest session when the upstream is at its limit; refuses when every one is busy. */
-  #makeRoom(): void {
-    const limit =
-      'command' in this.config ? (this.config.maxProcesses ?? DEFAULT_MAX_PROCESSES) : MAX_HTTP_SESSIONS;
-    if (this.#sessions.size < limit) return;
-    throw new ToolError(
-      `The upstream ${this.name} has ${limit} sessions open for calls, its limit; try again when a call ends${'command' in this.config ? ' (or raise maxProcesses)' : ''}.`,
-    );
-  }
-
-  #closeIdleSessions(): void {
-    const now = Date.now();
-    for (const [id, opening] of this.#sessions) {
-      void opening
-        .then((session) => {
-          const perCall = id.startsWith('call:');
-          if (session.busy > 0 || (!perCall && now - session.lastUsed < SESSION_IDLE_MS)) return;
-          if (this.#sessions.get(id) === opening) this.#sessions.delete(id);
-          return session.close();
-        })
-        .catch(() => {});
-    }
   }
 
   /** What a failed leg tells the host: the upstream's own JSON-RPC error, or what went wrong reaching it. */
@@ -381,6 +349,7 @@ export class Upstream {
         prepare: (sdk) => this.#watch(sdk),
       });
       this.#control = control;
+      if (control.era === 'modern') this.#taskKey = carryTaskResults(control.transport);
       control.sdk.onclose = () => this.#lost(control, 'the connection closed');
       this.#catalog = await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs);
       if (control.era === 'modern') await this.#listen(control.sdk);

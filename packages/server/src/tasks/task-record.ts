@@ -1,4 +1,5 @@
 import type { CallToolResult, InputRequest } from '@modelcontextprotocol/server';
+import { CallEndingError } from '../errors.js';
 
 /** Where a task is in its life (SEP-2663). Terminal: completed, failed, cancelled. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -20,7 +21,7 @@ interface Waiting {
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** Thrown into a task's waiting questions when the task is cancelled. */
-export class TaskCancelledError extends Error {
+export class TaskCancelledError extends CallEndingError {
   constructor() {
     super('The task was cancelled.');
     this.name = 'TaskCancelledError';
