@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { writeText } from '../print.js';
+import { readPort, stopRequested } from './serving.js';
 
 /** The lab (its HTTP server and page) is loaded only when `parley lab` runs, so other commands start without it. */
 const loadLab = () => import('@parley/lab');
@@ -15,28 +16,6 @@ const FLAGS = {
   open: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-function readPort(text: string | undefined): number {
-  if (text === undefined) return 0;
-  const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port must be a port number from 0 to 65535; got "${text}"`);
-  }
-  return port;
-}
-
-/** Resolves when the process is asked to stop (Ctrl-C or SIGTERM). */
-function stopRequested(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-}
 
 export const labCommand: Command = {
   name: 'lab',

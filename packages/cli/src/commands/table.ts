@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { callCommand } from './call.js';
+import { gatewayCommand } from './gateway.js';
 import { labCommand } from './lab.js';
 import { logoutCommand } from './logout.js';
 import { promptCommand } from './prompt.js';
@@ -13,5 +14,6 @@ export const commands: readonly Command[] = [
   promptCommand,
   readCommand,
   labCommand,
+  gatewayCommand,
   logoutCommand,
 ];
