@@ -424,9 +424,11 @@ export class Upstream {
   #down(why: string): void {
     if (this.#state === 'closed') return;
     this.#lastError = oneLine(why);
+    // Told once when it goes down; each further attempt only at info.
+    const level = this.#state === 'down' ? 'info' : 'warn';
     this.#setState('down');
     this.#deps.log(
-      'warn',
+      level,
       `${this.name}: unreachable (${this.#lastError}); retrying in ${this.#retryMs / 1000} s`,
     );
     this.#retryTimer = setTimeout(() => void this.#connect(), this.#retryMs);
