@@ -1,6 +1,7 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { PARLEY_KEY_META } from '@parley/core';
-import type { Json } from '@parley/server';
+import { type Json, ToolError } from '@parley/server';
+import { MAX_QUESTIONS_PER_ROUND } from './step-of.js';
 import type { Step, UpstreamAnswer, UpstreamRequest } from '../relay/step.js';
 
 /** What the host side of a call wants to hear while the upstream call is open (per round on 2026-07-28). */
@@ -132,6 +133,13 @@ export class LiveCall {
     while (true) {
       if (this.#fresh.length > 0) {
         await sleep(GATHER_MS);
+        if (this.#fresh.length > MAX_QUESTIONS_PER_ROUND) {
+          const count = this.#fresh.length;
+          this.cancel('it asked too many questions at once');
+          throw new ToolError(
+            `The upstream asked ${count} questions at once; the gateway passes on at most ${MAX_QUESTIONS_PER_ROUND}, so the call was stopped.`,
+          );
+        }
         this.#asked = this.#fresh;
         this.#fresh = [];
         this.#round++;
