@@ -11,7 +11,10 @@ const SUMMARY = { role: 'assistant', content: { type: 'text', text: 'Short.' }, 
 
 function host(answers: Parameters<typeof scripted>[0], modes = { form: true, url: false }) {
   const script = scripted(answers, { modes });
-  const ui: ElicitationUI = { ...script, roots: async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }) };
+  const ui: ElicitationUI = {
+    ...script,
+    roots: async () => ({ roots: [{ uri: 'file:///work', name: 'work' }] }),
+  };
   return { ui, asked: script.asked };
 }
 
@@ -41,7 +44,9 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
           ['boxes', 'The desk asks: How many boxes?'],
           ['day', 'The desk asks: Which day?'],
         ]);
-        const audit = running.audit.filter((event) => event.name === 'book' && event.pairing === `${hostRevision} > ${upstreamEra}`);
+        const audit = running.audit.filter(
+          (event) => event.name === 'book' && event.pairing === `${hostRevision} > ${upstreamEra}`,
+        );
         expect(audit.map((event) => [event.key, event.mode, event.outcome])).toEqual([
           ['boxes', 'form', 'accept'],
           ['day', 'form', 'accept'],
@@ -91,9 +96,15 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
     it('tells the upstream exactly what the host declared', async () => {
       const cases = [
         [{ form: true, url: false }, { form: {} }],
-        [{ form: true, url: true }, { form: {}, url: {} }],
+        [
+          { form: true, url: true },
+          { form: {}, url: {} },
+        ],
         // A host that shows no form but opens links: forms on the gateway's pages, by URL mode.
-        [{ form: false, url: true }, { form: {}, url: {} }],
+        [
+          { form: false, url: true },
+          { form: {}, url: {} },
+        ],
       ] as const;
       for (const [modes, elicitation] of cases) {
         const client = await connect(running.url, { ui: scripted({}, { modes }), era });
@@ -117,10 +128,16 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
       try {
         const prompt = await client.getPrompt('greet', { who: 'Ada' });
         expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Say hello to Ada, warm.' });
-        expect(await client.listResources()).toEqual([expect.objectContaining({ uri: 'desk://info', name: 'info' })]);
-        expect(await client.listResourceTemplates()).toEqual([expect.objectContaining({ uriTemplate: 'desk://orders/{id}' })]);
+        expect(await client.listResources()).toEqual([
+          expect.objectContaining({ uri: 'desk://info', name: 'info' }),
+        ]);
+        expect(await client.listResourceTemplates()).toEqual([
+          expect.objectContaining({ uriTemplate: 'desk://orders/{id}' }),
+        ]);
         const order = await client.readResource('desk://orders/1002');
-        expect(order.contents).toEqual([expect.objectContaining({ uri: 'desk://orders/1002', text: 'order 1002' })]);
+        expect(order.contents).toEqual([
+          expect.objectContaining({ uri: 'desk://orders/1002', text: 'order 1002' }),
+        ]);
         const tools = await client.listTools();
         expect(tools.find((tool) => tool.name === 'echo')?.inputSchema).toMatchObject({
           properties: { text: { type: 'string' } },

@@ -10,7 +10,9 @@ const UPSTREAM_ERAS = ['2026-07-28', '2025-11-25'] as const;
 const person = questionPagePerson();
 
 /** The page links a parked call's result carries (`_meta['dev.parley/pages']`). */
-function pageLinks(result: { _meta?: Record<string, unknown> }): { key: string; url: string; message: string }[] {
+function pageLinks(result: {
+  _meta?: Record<string, unknown>;
+}): { key: string; url: string; message: string }[] {
   return (result._meta?.['dev.parley/pages'] ?? []) as { key: string; url: string; message: string }[];
 }
 
@@ -40,7 +42,10 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
 
   describe.each(['modern', 'handshake'] as const)('for a %s host', (era) => {
     it('asks a host that declared no elicitation on its page, and the same call goes on from there', async () => {
-      const client = await connect(running.url, { ui: scripted({}, { modes: { form: false, url: false } }), era });
+      const client = await connect(running.url, {
+        ui: scripted({}, { modes: { form: false, url: false } }),
+        era,
+      });
       try {
         const first = await client.callTool('desk_book');
         const [boxes] = pageLinks(first);
@@ -51,8 +56,12 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
         const [day] = pageLinks(second);
         expect(day).toMatchObject({ key: 'day' });
         await person.answer(day!.url, { action: 'accept', content: { value: '2027-01-05' } });
-        expect(textOf(await client.callTool('desk_book'))).toBe('Booked P-3-2027-01-05: 3 box(es) on 2027-01-05.');
-        expect(running.audit.filter((event) => event.name === 'desk_book' && event.fallback === 'page').length).toBeGreaterThanOrEqual(2);
+        expect(textOf(await client.callTool('desk_book'))).toBe(
+          'Booked P-3-2027-01-05: 3 box(es) on 2027-01-05.',
+        );
+        expect(
+          running.audit.filter((event) => event.name === 'desk_book' && event.fallback === 'page').length,
+        ).toBeGreaterThanOrEqual(2);
       } finally {
         await client.close();
       }
@@ -64,18 +73,25 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
         async (request) => {
           // The host was sent the gateway's page by URL mode; the person answers it in their browser.
           if (!('url' in request)) throw new Error('a form reached the host');
-          await person.answer(request.url, { action: 'accept', content: { username: 'ada', password: 'hunter22' } });
+          await person.answer(request.url, {
+            action: 'accept',
+            content: { username: 'ada', password: 'hunter22' },
+          });
           return { action: 'accept' };
         },
         { modes: { form: true, url: true } },
       );
       const client = await connect(running.url, { ui: script, era });
       try {
-        expect(textOf(await client.callTool('warehouse_sign_in'))).toBe('signed in ada with a 8-character password');
+        expect(textOf(await client.callTool('warehouse_sign_in'))).toBe(
+          'signed in ada with a 8-character password',
+        );
         expect(script.asked.map((record) => record.mode)).toEqual(['url']);
         expect(JSON.stringify(script.asked)).not.toContain('hunter22');
         expect(JSON.stringify(running.audit)).not.toContain('hunter22');
-        expect(running.audit.find((event) => event.name === 'warehouse_sign_in')).toMatchObject({ fallback: 'page' });
+        expect(running.audit.find((event) => event.name === 'warehouse_sign_in')).toMatchObject({
+          fallback: 'page',
+        });
       } finally {
         await client.close();
       }
@@ -106,9 +122,11 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
       try {
         const lookalike = 'https://login.example.com.evil.io/start';
         expect(textOf(await client.callTool('warehouse_open_link', { url: lookalike }))).toBe('link decline');
-        expect(textOf(await client.callTool('warehouse_open_link', { url: 'https://accounts.example.com/connect' }))).toBe(
-          'link accept',
-        );
+        expect(
+          textOf(
+            await client.callTool('warehouse_open_link', { url: 'https://accounts.example.com/connect' }),
+          ),
+        ).toBe('link accept');
         expect(script.asked.map((record) => record.url)).toEqual(['https://accounts.example.com/connect']);
       } finally {
         await client.close();
@@ -123,7 +141,11 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
         expect(script.asked).toEqual([]);
         // A 2026-07-28 upstream hears `cancel`; a 2025 one gets -32602 from its elicitation/create.
         expect(textOf(result)).toMatch(upstreamEra === '2026-07-28' ? /^nested cancel$/ : /./);
-        expect(running.audit.at(-1)).toMatchObject({ name: 'warehouse_nested', outcome: 'refused', mode: 'form' });
+        expect(running.audit.at(-1)).toMatchObject({
+          name: 'warehouse_nested',
+          outcome: 'refused',
+          mode: 'form',
+        });
       } finally {
         await client.close();
       }
@@ -146,12 +168,18 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
   it('relays a 2025 upstream link completion to a 2025-11-25 host with the id the host was given', async () => {
     if (upstreamEra !== '2025-11-25') return;
     const events: { type: string; elicitationId?: string }[] = [];
-    const script = scripted(() => ({ action: 'accept', wait: 'finished' }), { modes: { form: true, url: true } });
-    const client: ParleyClient = await connect(running.url, { ui: script, era: 'handshake', onEvent: (event) => events.push(event) });
+    const script = scripted(() => ({ action: 'accept', wait: 'finished' }), {
+      modes: { form: true, url: true },
+    });
+    const client: ParleyClient = await connect(running.url, {
+      ui: script,
+      era: 'handshake',
+      onEvent: (event) => events.push(event),
+    });
     try {
-      expect(textOf(await client.callTool('warehouse_open_link', { url: 'https://accounts.example.com/connect' }))).toBe(
-        'link accept',
-      );
+      expect(
+        textOf(await client.callTool('warehouse_open_link', { url: 'https://accounts.example.com/connect' })),
+      ).toBe('link accept');
       const complete = events.find((event) => event.type === 'url-complete');
       expect(complete?.elicitationId).toMatch(/^[0-9a-f-]{36}$/);
       expect(complete?.elicitationId).not.toBe('up-flow-1');

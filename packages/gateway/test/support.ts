@@ -5,7 +5,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGateway, type Gateway, type GatewayOptions, type QuestionAudit } from '@parley/gateway';
 
-export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+export const fixture = (name: string): string =>
+  fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 export interface Upstream {
   readonly url: string;
@@ -15,7 +16,19 @@ export interface Upstream {
 
 /** Starts a fixture that prints its URL on its first line. */
 export async function startUpstream(script: string, ...args: string[]): Promise<Upstream> {
-  const child: ChildProcess = spawn(process.execPath, [fixture(script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startUpstreamWith(script, args, {});
+}
+
+/** {@link startUpstream} with extra environment (`PORT` pins the Parley fixture's port). */
+export async function startUpstreamWith(
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): Promise<Upstream> {
+  const child: ChildProcess = spawn(process.execPath, [fixture(script), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -27,7 +40,9 @@ export async function startUpstream(script: string, ...args: string[]): Promise<
       const line = seen.split('\n')[0];
       if (seen.includes('\n') && line) resolve(line.trim());
     });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before printing its URL: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} exited with ${code} before printing its URL: ${stderr}`)),
+    );
   });
   return {
     url,

@@ -4,6 +4,7 @@ import { connectSdk, type SdkConnectOptions } from '@parley/client/raw';
 import type { Json } from '@parley/server';
 import type { UpstreamRequest } from '../relay/step.js';
 import { answerError, LiveCall } from './live-call.js';
+import { isUnreachable } from './reachability.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
@@ -41,6 +42,13 @@ export class LegacySession {
     session.#sdk = connected.sdk;
     session.protocolVersion = connected.protocolVersion;
     connected.sdk.onclose = () => session.#ended();
+    // Over HTTP nothing closes when the upstream goes: a failed send or stream says so.
+    connected.sdk.onerror = (error) => {
+      if (isUnreachable(error)) {
+        session.#ended();
+        void connected.sdk.close().catch(() => {});
+      }
+    };
     return session;
   }
 

@@ -1,8 +1,8 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { PARLEY_KEY_META } from '@parley/core';
 import { type Json, ToolError } from '@parley/server';
-import { MAX_QUESTIONS_PER_ROUND } from './step-of.js';
 import type { Step, UpstreamAnswer, UpstreamRequest } from '../relay/step.js';
+import { MAX_QUESTIONS_PER_ROUND } from './step-of.js';
 
 /** What the host side of a call wants to hear while the upstream call is open (per round on 2026-07-28). */
 export interface LiveListeners {

@@ -86,11 +86,16 @@ export class SessionPool {
     return session.start(method, params);
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.#sweeper);
+  /** Closes every session (their upstream went away); the pool opens new ones when asked. */
+  async closeAll(): Promise<void> {
     const all = [...this.#lanes.values()].flat();
     this.#lanes.clear();
     await Promise.all(all.map((lane) => lane.opening.then((session) => session.close()).catch(() => {})));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    await this.closeAll();
   }
 
   #open(id: string, capabilities: ClientCapabilities): Lane {

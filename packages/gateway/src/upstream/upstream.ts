@@ -16,6 +16,7 @@ import type { Step, UpstreamAnswer, Via } from '../relay/step.js';
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
 import type { LiveListeners } from './live-call.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
+import { isUnreachable } from './reachability.js';
 import { SessionPool } from './session-pool.js';
 import { stepOf } from './step-of.js';
 import { carryTaskResults } from './task-results.js';
@@ -80,6 +81,8 @@ const MAX_HTTP_SESSIONS = 1_000;
 /** Processes a stdio upstream may run for 2025 sessions, unless configured. */
 const DEFAULT_MAX_PROCESSES = 8;
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** How often the gateway checks that a connected upstream is still there. */
+const HEALTH_MS = 10_000;
 
 /**
  * One configured upstream: its control connection (lists, completions, change notifications, and
@@ -103,6 +106,7 @@ export class Upstream {
   #retryTimer: NodeJS.Timeout | undefined;
   #firstAttempt: Promise<void> | undefined;
   readonly #sessions: SessionPool;
+  #health: NodeJS.Timeout | undefined;
   /** The host side of the 2026-07-28 leg whose response stream is being read. */
   readonly #legs = new AsyncLocalStorage<LiveListeners>();
 
@@ -169,6 +173,7 @@ export class Upstream {
   async close(): Promise<void> {
     this.#setState('closed');
     clearTimeout(this.#retryTimer);
+    clearInterval(this.#health);
     const control = this.#control;
     this.#control = undefined;
     await Promise.all([control?.sdk.close().catch(() => {}), this.#sessions.close()]);
@@ -197,10 +202,14 @@ export class Upstream {
     host: HostFacts,
   ): Promise<Step> {
     if (via.kind === 'live')
-      return this.#deps.liveCalls.resume(
-        { handle: via.handle, owner: host.owner, round: via.round, answers, holdMs: host.holdMs },
-        host.listeners,
-      );
+      return this.#deps.liveCalls
+        .resume(
+          { handle: via.handle, owner: host.owner, round: via.round, answers, holdMs: host.holdMs },
+          host.listeners,
+        )
+        .catch((error: unknown) => {
+          throw this.#failure(error);
+        });
     return this.#leg(this.#ready().sdk, call, host, via.state, answers);
   }
 
@@ -332,6 +341,8 @@ export class Upstream {
   /** What a failed leg tells the host: the upstream's own JSON-RPC error, or what went wrong reaching it. */
   #failure(error: unknown): unknown {
     if (error instanceof ProtocolError || error instanceof ToolError) return error;
+    if (isUnreachable(error) && this.#control !== undefined)
+      this.#lost(this.#control, oneLine(error instanceof Error ? error.message : String(error)));
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
       return new ToolError(`The upstream ${this.name} did not answer in time; try again.`);
     const message = error instanceof Error ? error.message : String(error);
@@ -355,6 +366,7 @@ export class Upstream {
       if (control.era === 'modern') await this.#listen(control.sdk);
       this.#retryMs = FIRST_RETRY_MS;
       this.#lastError = undefined;
+      this.#watchHealth(control);
       this.#setState('ready');
       this.#deps.log(
         'info',
@@ -367,6 +379,22 @@ export class Upstream {
       await control?.sdk.close().catch(() => {});
       this.#down(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** Asks now and then whether the upstream is still there (a stateless one never says it left). */
+  #watchHealth(control: SdkConnection): void {
+    clearInterval(this.#health);
+    this.#health = setInterval(() => {
+      const check =
+        control.era === 'modern'
+          ? control.sdk.discover({ timeout: this.#timeoutMs })
+          : control.sdk.ping({ timeout: this.#timeoutMs });
+      check.catch((error: unknown) => {
+        if (isUnreachable(error) || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout))
+          this.#lost(control, oneLine(error instanceof Error ? error.message : String(error)));
+      });
+    }, HEALTH_MS);
+    this.#health.unref();
   }
 
   /** The change notifications of the control connection, and the logs of 2026-07-28 legs. */
@@ -418,6 +446,10 @@ export class Upstream {
   #lost(control: SdkConnection, why: string): void {
     if (this.#control !== control || this.#state === 'closed') return;
     this.#control = undefined;
+    clearInterval(this.#health);
+    void control.sdk.close().catch(() => {});
+    // Its 2025 sessions went with it: their held calls end now, with an error, not at their timeout.
+    void this.#sessions.closeAll();
     this.#down(why);
   }
 
