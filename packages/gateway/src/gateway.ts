@@ -110,6 +110,11 @@ export class Gateway {
     );
     const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
       this.#log(level === 'debug' ? 'info' : level, message);
+    // A host subscribing to a resource makes the gateway subscribe to it where it comes from.
+    this.server.onSubscriptions((uri, watched) => {
+      const owner = this.#mounts.ownerOf(uri);
+      if (owner !== undefined) void this.#upstreams.get(owner)?.watch(uri, watched);
+    });
     this.#upstreams = new Map(
       names.map((name) => [
         name,

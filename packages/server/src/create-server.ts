@@ -147,6 +147,24 @@ export class ParleyServer {
   }
 
   /**
+   * Tells `watcher` when a resource gets its first subscriber (`watched: true`: a 2025 session's
+   * `resources/subscribe`, or a 2026-07-28 `subscriptions/listen` filter naming it) and when it
+   * loses its last (`false`): for a server that must itself subscribe somewhere to hear of changes
+   * (a gateway subscribing upstream). Returns the function that stops telling it.
+   *
+   * @example
+   * server.onSubscriptions((uri, watched) => (watched ? feed.follow(uri) : feed.unfollow(uri)));
+   */
+  onSubscriptions(watcher: (uri: string, watched: boolean) => void): () => void {
+    return this.#app.changes.onWatch(watcher);
+  }
+
+  /** The resource URIs some client is subscribed to now. */
+  get subscribedUris(): string[] {
+    return this.#app.changes.watched;
+  }
+
+  /**
    * Registers the page of one kind of URL flow. The page is served under the flow's URL only after
    * the browser's signed-in user was verified to be the user who made the call.
    *

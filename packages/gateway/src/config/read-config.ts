@@ -88,7 +88,9 @@ function resolveReferences(
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  return `${fieldName(issue.path.map(String))}: ${issue.message}`;
+  // A bad upstream name: what is wrong with the key is in the issue's own issues.
+  const said = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+  return `${fieldName(issue.path.map(String))}: ${said}`;
 }
 
 function fieldName(path: readonly string[]): string {

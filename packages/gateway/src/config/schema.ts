@@ -7,6 +7,8 @@ export const UPSTREAM_ERAS = ['auto', '2026-07-28', '2025-11-25', '2025-06-18'] 
 export type UpstreamEra = (typeof UPSTREAM_ERAS)[number];
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9-]{0,31}$/;
+const UPSTREAMS_SHAPE =
+  'must be an object of upstreams by name, e.g. { "returns": { "url": "http://127.0.0.1:3000/mcp" } }';
 
 const text = (what: string) =>
   z.string({ error: `must be a string (${what})` }).min(1, { error: `must not be empty (${what})` });
@@ -135,20 +137,25 @@ const upstream = z.unknown().transform((value, ctx) => {
 export const gatewayConfigSchema = z.strictObject(
   {
     upstreams: z
-      .record(
-        z.string().regex(NAME, {
-          error:
-            'upstream names are 1 to 32 letters, digits and "-", starting with a letter or digit (they prefix tool names: <upstream>_<tool>)',
-        }),
-        upstream,
-        {
-          error:
-            'must be an object of upstreams by name, e.g. { "returns": { "url": "http://127.0.0.1:3000/mcp" } }',
-        },
-      )
-      .refine((upstreams) => Object.keys(upstreams).length > 0, {
-        error: 'needs at least one upstream, e.g. { "returns": { "url": "http://127.0.0.1:3000/mcp" } }',
-      }),
+      .unknown()
+      .transform((value, ctx) => {
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
+        ctx.issues.push({ code: 'custom', input: value, message: UPSTREAMS_SHAPE });
+        return z.NEVER;
+      })
+      .pipe(
+        z
+          .record(
+            z.string().regex(NAME, {
+              error:
+                'upstream names are 1 to 32 letters, digits and "-", starting with a letter or digit (they prefix tool names: <upstream>_<tool>)',
+            }),
+            upstream,
+          )
+          .refine((upstreams) => Object.keys(upstreams).length > 0, {
+            error: 'needs at least one upstream, e.g. { "returns": { "url": "http://127.0.0.1:3000/mcp" } }',
+          }),
+      ),
     name: text('the name the gateway gives itself to hosts').optional(),
     title: text('the gateway title hosts show').optional(),
     /** What happens to a URL an upstream sends that inspectUrl does not allow, or warns about. */

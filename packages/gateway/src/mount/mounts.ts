@@ -33,6 +33,7 @@ export class Mounts {
     prompt: new Map(),
     resource: new Map(),
   };
+  readonly #templates = new Map<string, UriTemplate>();
 
   constructor(
     server: ParleyServer,
@@ -107,9 +108,20 @@ export class Mounts {
         if (entry.upstream === upstream) this.#remove(kind, name);
   }
 
-  /** Which upstream serves the resource or template registered as `uri`. */
+  /** Which upstream serves `uri`: the one that listed it, or whose template it matches. */
   ownerOf(uri: string): string | undefined {
-    return this.#entries.resource.get(uri)?.upstream;
+    const listed = this.#entries.resource.get(uri)?.upstream;
+    if (listed !== undefined) return listed;
+    for (const [name, entry] of this.#entries.resource) {
+      if (!UriTemplate.isTemplate(name)) continue;
+      let template = this.#templates.get(name);
+      if (template === undefined) {
+        template = new UriTemplate(name);
+        this.#templates.set(name, template);
+      }
+      if (template.match(uri)) return entry.upstream;
+    }
+    return undefined;
   }
 
   #want(

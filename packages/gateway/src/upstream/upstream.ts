@@ -107,6 +107,10 @@ export class Upstream {
   #firstAttempt: Promise<void> | undefined;
   readonly #sessions: SessionPool;
   #health: NodeJS.Timeout | undefined;
+  /** The resources hosts are subscribed to (see `watch`). */
+  readonly #watched = new Set<string>();
+  /** The control connection's listen stream (2026-07-28). */
+  #stream: { close(): Promise<void> } | undefined;
   /** The host side of the 2026-07-28 leg whose response stream is being read. */
   readonly #legs = new AsyncLocalStorage<LiveListeners>();
 
@@ -328,6 +332,9 @@ export class Upstream {
       ...(Object.keys(host.meta).length > 0 && { _meta: host.meta }),
     });
     const handle = this.#deps.liveCalls.park(live, host.owner, this.name);
+    // The host may give up before the upstream asks anything: the upstream call is cancelled then.
+    const cancelled = () => this.#deps.liveCalls.drop(handle, 'the host cancelled the call');
+    host.signal.addEventListener('abort', cancelled, { once: true });
     return this.#deps.liveCalls
       .resume(
         { handle, owner: host.owner, round: 0, answers: undefined, holdMs: host.holdMs },
@@ -335,7 +342,8 @@ export class Upstream {
       )
       .catch((error: unknown) => {
         throw this.#failure(error);
-      });
+      })
+      .finally(() => host.signal.removeEventListener('abort', cancelled));
   }
 
   /** What a failed leg tells the host: the upstream's own JSON-RPC error, or what went wrong reaching it. */
@@ -368,6 +376,8 @@ export class Upstream {
       this.#lastError = undefined;
       this.#watchHealth(control);
       this.#setState('ready');
+      // A 2025 session subscribes one resource at a time (the listen stream above names them all).
+      if (control.era === 'handshake') for (const uri of this.#watched) void this.watch(uri, true);
       this.#deps.log(
         'info',
         `${this.name}: connected (${control.protocolVersion}, ${this.#catalog.tools.length} tools)`,
@@ -412,21 +422,61 @@ export class Upstream {
     });
   }
 
-  /** 2026-07-28: list changes come on a `subscriptions/listen` stream. */
+  /**
+   * 2026-07-28: list changes and resource updates come on a `subscriptions/listen` stream, whose
+   * filter names the resources hosts subscribed to; it is opened again when that set changes.
+   */
   async #listen(sdk: Client): Promise<void> {
     const capabilities = sdk.getServerCapabilities();
+    const watched = capabilities?.resources?.subscribe ? [...this.#watched] : [];
     const filter = {
       ...(capabilities?.tools?.listChanged && { toolsListChanged: true }),
       ...(capabilities?.prompts?.listChanged && { promptsListChanged: true }),
       ...(capabilities?.resources?.listChanged && { resourcesListChanged: true }),
+      ...(watched.length > 0 && { resourceSubscriptions: watched }),
     };
+    const previous = this.#stream;
+    this.#stream = undefined;
+    await previous?.close().catch(() => {});
     if (Object.keys(filter).length === 0) return;
-    await sdk.listen(filter, { timeout: this.#timeoutMs }).catch((error: unknown) => {
+    try {
+      this.#stream = await sdk.listen(filter, { timeout: this.#timeoutMs });
+    } catch (error) {
       this.#deps.log(
         'info',
         `${this.name}: no list-change stream (${error instanceof Error ? error.message : String(error)})`,
       );
-    });
+    }
+  }
+
+  /**
+   * Follows a resource for the hosts subscribed to it (`watched`), or stops: a 2025 upstream is
+   * sent `resources/subscribe` (or `unsubscribe`) on the control session; a 2026-07-28 one gets a
+   * new listen stream naming it.
+   */
+  async watch(uri: string, watched: boolean): Promise<void> {
+    if (watched) this.#watched.add(uri);
+    else this.#watched.delete(uri);
+    const control = this.#control;
+    if (
+      control === undefined ||
+      this.#state !== 'ready' ||
+      !control.sdk.getServerCapabilities()?.resources?.subscribe
+    )
+      return;
+    try {
+      if (control.era === 'modern') await this.#listen(control.sdk);
+      else
+        await control.sdk.request(
+          { method: watched ? 'resources/subscribe' : 'resources/unsubscribe', params: { uri } } as never,
+          { timeout: this.#timeoutMs },
+        );
+    } catch (error) {
+      this.#deps.log(
+        'warn',
+        `${this.name}: could not ${watched ? 'subscribe to' : 'unsubscribe from'} ${JSON.stringify(uri)} (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
   }
 
   async #refresh(): Promise<void> {

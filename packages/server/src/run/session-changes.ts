@@ -12,13 +12,15 @@ export function followChanges(
   handle: (method: string, answer: (params: never, sdk: ServerContext) => unknown) => void,
 ): void {
   // Only a server with resources takes subscriptions: the others keep no set per session.
-  const subscribed = app.declares('resources') ? new Set<string>() : undefined;
+  // Each URI this session subscribed to, and the function that ends that subscription in the hub.
+  const subscribed = app.declares('resources') ? new Map<string, () => void>() : undefined;
   if (subscribed) {
     handle('resources/subscribe', (params: { uri: string }) => {
-      subscribed.add(params.uri);
+      if (!subscribed.has(params.uri)) subscribed.set(params.uri, app.changes.watch(params.uri));
       return {};
     });
     handle('resources/unsubscribe', (params: { uri: string }) => {
+      subscribed.get(params.uri)?.();
       subscribed.delete(params.uri);
       return {};
     });
@@ -36,6 +38,7 @@ export function followChanges(
   const closed = server.onclose;
   server.onclose = () => {
     stop();
+    if (subscribed) for (const end of subscribed.values()) end();
     closed?.();
   };
 }

@@ -72,6 +72,7 @@ export class ListenStreams {
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: filter, _meta: tag },
     });
+    const unwatch = (filter.resourceSubscriptions ?? []).map((uri) => this.#hub.watch(uri));
     const stopListening = this.#hub.listen((change) => {
       if (!wants(filter, change)) return;
       const { method, params: body } = notificationOf(change);
@@ -83,6 +84,7 @@ export class ListenStreams {
       if (left > 0) this.#byCaller.set(caller, left);
       else this.#byCaller.delete(caller);
       stopListening();
+      for (const stop of unwatch) stop();
       if (graceful)
         write({
           jsonrpc: '2.0',
