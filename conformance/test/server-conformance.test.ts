@@ -76,6 +76,67 @@ describe('conformance suite against Parley: everything each revision requires, a
   );
 });
 
+describe('conformance suite through the Parley gateway in front of the same server', () => {
+  const script = resolve(import.meta.dirname, '../dist/gateway.js');
+  let gateway: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    gateway = await startServer(script);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  // The gateway in its default configuration (the upstream's era negotiated: 2026-07-28): every
+  // scored and unscored scenario passes through it as it passes against the server directly.
+  it.concurrent.each([
+    ['2026-07-28', ['sep-2663-result-type-task-on-create', 'sep-2243-server-validate-param-match']],
+    [
+      '2025-11-25',
+      ['logging-set-level', 'completion-complete', 'tools-call-with-progress', 'resources-subscribe'],
+    ],
+  ] as const)('--requirements %s', { retry: 1, timeout: 600_000 }, async (revision, mustPass) => {
+    const checks = await runSuite(['server', '--url', gateway.url, '--requirements', revision], {}, 540_000);
+    const notPassing = checks.filter((check) => !NEUTRAL.has(check.status));
+    expect(notPassing, JSON.stringify(notPassing, null, 2)).toEqual([]);
+    const passed = new Set(checks.filter((check) => check.status === 'SUCCESS').map((check) => check.id));
+    expect(mustPass.filter((id) => !passed.has(id))).toEqual([]);
+  });
+});
+
+describe('conformance suite for 2026-07-28 through the gateway in front of the server spoken to in 2025-11-25', () => {
+  const script = resolve(import.meta.dirname, '../dist/gateway.js');
+  let gateway: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    gateway = await startServer(script, ['2025-11-25']);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  // The pairing nobody ships: each 2026-07-28 round reaches a call held open on a 2025 session.
+  // What a 2025 upstream cannot say stays unsaid: it has no tasks, and it reports a missing client
+  // capability as a tool error, not -32021.
+  const CANNOT =
+    /^(tasks-|sep-2663-|scenario-timeout$)|^sep-2575-(server-rejects-undeclared-capability|missing-capability-http-400)$/;
+  it('--requirements 2026-07-28', { retry: 1, timeout: 600_000 }, async () => {
+    const checks = await runSuite(
+      ['server', '--url', gateway.url, '--requirements', '2026-07-28'],
+      {},
+      540_000,
+    );
+    const notPassing = checks.filter((check) => !NEUTRAL.has(check.status) && !CANNOT.test(check.id));
+    expect(notPassing, JSON.stringify(notPassing, null, 2)).toEqual([]);
+    const passed = checks.filter((check) => check.status === 'SUCCESS').map((check) => check.id);
+    expect(passed).toEqual(
+      expect.arrayContaining([
+        'sep-2322-multi-round-r3',
+        'sep-2322-reject-tampered-state',
+        'sep-2322-non-tool-complete',
+      ]),
+    );
+  });
+});
+
 describe('conformance suite against the raw official SDK', () => {
   const script = resolve(import.meta.dirname, '../dist/raw-sdk-server.js');
   let server: Awaited<ReturnType<typeof startServer>>;
