@@ -12,7 +12,10 @@ const HOSTS = [
 
 async function sdkHost(url: string, negotiation: (typeof HOSTS)[number][1]) {
   const notifications: { method: string; params?: Record<string, unknown> }[] = [];
-  const client = new Client({ name: 'sdk-host', version: '1.0.0' }, { capabilities: {}, versionNegotiation: negotiation });
+  const client = new Client(
+    { name: 'sdk-host', version: '1.0.0' },
+    { capabilities: {}, versionNegotiation: negotiation },
+  );
   client.fallbackNotificationHandler = async (notification) => {
     notifications.push(notification as never);
   };
@@ -38,14 +41,17 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
       try {
         // A 2025 session sets its level once; a 2026-07-28 request names its own in _meta.
         if (hostEra === '2025-11-25') await client.setLoggingLevel('info');
-        const level = hostEra === '2025-11-25' ? {} : { _meta: { 'io.modelcontextprotocol/logLevel': 'info' } };
+        const level =
+          hostEra === '2025-11-25' ? {} : { _meta: { 'io.modelcontextprotocol/logLevel': 'info' } };
         const progress: number[] = [];
         const result = await client.callTool(
           { name: 'chatty', ...level },
           { onprogress: (update: { progress: number }) => progress.push(update.progress) },
         );
         expect(textOf(result)).toBe('chatted');
-        const logs = notifications.filter((note) => note.method === 'notifications/message').map((note) => note.params?.data);
+        const logs = notifications
+          .filter((note) => note.method === 'notifications/message')
+          .map((note) => note.params?.data);
         expect(logs).toEqual(['starting']);
         expect(progress).toEqual([1, 2]);
       } finally {
@@ -69,7 +75,10 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
     it('completes prompt arguments and template variables from the upstream', async () => {
       const { client } = await sdkHost(running.url, negotiation);
       try {
-        const who = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'A' } });
+        const who = await client.complete({
+          ref: { type: 'ref/prompt', name: 'greet' },
+          argument: { name: 'who', value: 'A' },
+        });
         expect(who.completion.values).toEqual(['Ada', 'Alan']);
         const id = await client.complete({
           ref: { type: 'ref/resource', uri: 'desk://orders/{id}' },
@@ -91,7 +100,10 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
         await expect
           .poll(async () => {
             await client.callTool({ name: 'touch' });
-            return notifications.some((note) => note.method === 'notifications/resources/updated' && note.params?.uri === 'desk://info');
+            return notifications.some(
+              (note) =>
+                note.method === 'notifications/resources/updated' && note.params?.uri === 'desk://info',
+            );
           })
           .toBe(true);
         await client.unsubscribeResource({ uri: 'desk://info' });
@@ -113,7 +125,9 @@ describe.each(UPSTREAM_ERAS)('an upstream spoken to in %s', (upstreamEra) => {
         })
         .toBe(true);
       await client.callTool({ name: 'grow' });
-      await expect.poll(() => notifications.some((note) => note.method === 'notifications/tools/list_changed')).toBe(true);
+      await expect
+        .poll(() => notifications.some((note) => note.method === 'notifications/tools/list_changed'))
+        .toBe(true);
       const tools = await client.listTools(undefined, { cacheMode: 'refresh' } as never);
       expect(tools.tools.map((tool) => tool.name)).toContain('grown');
       expect(textOf(await client.callTool({ name: 'grown' }))).toBe('I am new');
