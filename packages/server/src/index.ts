@@ -30,7 +30,7 @@ export {
   inputRequired,
   type RoundAnswers,
 } from './input-required.js';
-export { type Logger, stderrLogger } from './log.js';
+export { type Logger, safeLogText, stderrLogger } from './log.js';
 export type {
   AnswerAction,
   Middleware,

@@ -1,3 +1,4 @@
+import { safeLogText } from '@parley/server';
 import type { Command } from '../command.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { parseCommandArgs } from '../parse-command-args.js';
@@ -13,6 +14,7 @@ const FLAGS = {
   host: { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   stdio: { type: 'boolean' },
+  audit: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -39,6 +41,8 @@ Options:
   --allowed-host <name>   a hostname hosts reach the gateway by (needed with a --host
                           beyond this computer; repeat for several)
   --stdio                 serve one host over stdio instead (a host that spawns it)
+  --audit                 print one JSON line on stderr for each question that crosses
+                          (never its answers)
   -h, --help              show this help`,
   async run(args, io) {
     const { values, help } = parseCommandArgs('gateway', args, FLAGS, []);
@@ -58,7 +62,12 @@ Options:
       throw error;
     }
     const stopped = stopRequested();
-    const gateway = createGateway(config);
+    // Warnings, errors and each upstream's changes of state on stderr, made inert.
+    const log = (level: 'info' | 'warn' | 'error', message: string) => {
+      if (level === 'info' && message.startsWith('audit ') && !values.audit) return;
+      say(io.stderr, `${level === 'info' ? '' : `${level}: `}${safeLogText(message)}`);
+    };
+    const gateway = createGateway(config, { log });
     try {
       await gateway.start();
     } catch (error) {
