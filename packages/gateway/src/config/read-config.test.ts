@@ -21,7 +21,7 @@ describe('readGatewayConfig', () => {
         upstreams: {
           returns: {
             url: 'http://127.0.0.1:3000/mcp',
-            headers: { authorization: 'Bearer ${RETURNS_TOKEN}' },
+            headers: { authorization: 'Bearer \u0024{RETURNS_TOKEN}' },
           },
           files: { command: 'python', args: ['server.py'], env: {}, era: '2025-11-25' },
         },
@@ -45,7 +45,7 @@ describe('readGatewayConfig', () => {
           era: { url: 'http://x/mcp', era: '2025-03-26' },
           ftp: { url: 'ftp://x/mcp' },
           typo: { command: 'node', argz: [] },
-          secret: { url: 'http://x/mcp', headers: { authorization: 'Bearer ${NOT_SET}' } },
+          secret: { url: 'http://x/mcp', headers: { authorization: 'Bearer \u0024{NOT_SET}' } },
         },
         urls: 'maybe',
       }),
