@@ -12,8 +12,9 @@ export function readme(name: string, options: ScaffoldOptions): string {
 
 An MCP server made with [Parley](https://www.npmjs.com/package/@parley/server). Its one tool,
 \`book_table\`, stops to ask the person how many guests and which day, then books the table exactly
-once with \`ctx.once\`. It serves ${serves}: 2026-07-28 clients statelessly, 2025 clients over a
-session.
+once with \`ctx.once\`.
+
+It serves ${serves}: 2026-07-28 clients statelessly, 2025 clients over a session.
 
 ## Commands
 

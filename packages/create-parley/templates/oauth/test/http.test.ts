@@ -45,7 +45,7 @@ describe('the OAuth-protected endpoint', () => {
     const ui = scripted({});
     await expect(
       connect(listening.url, { ui, headers: { authorization: `Bearer ${token}` } }),
-    ).rejects.toThrow();
+    ).rejects.toThrow(/requires authorization \(HTTP 401\)/);
   });
 
   describe.each(['modern', 'handshake'] as const)('on the %s era', (era) => {
@@ -72,7 +72,9 @@ describe('the OAuth-protected endpoint', () => {
         headers: { authorization: `Bearer ${token}` },
       });
       try {
-        await expect(client.callTool('book_table')).rejects.toThrow();
+        await expect(client.callTool('book_table')).rejects.toThrow(
+          /Insufficient scope: required "tables:book"/,
+        );
       } finally {
         await client.close();
       }
