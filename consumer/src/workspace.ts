@@ -24,6 +24,7 @@ export interface Manifest {
   readonly dependencies?: Readonly<Record<string, string>>;
   readonly devDependencies?: Readonly<Record<string, string>>;
   readonly peerDependencies?: Readonly<Record<string, string>>;
+  readonly publishConfig?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -50,6 +50,15 @@ describe.each(packs.map((pack) => [pack.name, pack] as const))('%s', (_name, pac
     expect(Object.fromEntries(undeclared), 'imported by these files, but not in dependencies').toEqual({});
   });
 
+  it('publishes as it is (npm publish --dry-run: public, provenance asked, nothing corrected)', async () => {
+    expect(pack.manifest).toMatchObject({ publishConfig: { access: 'public', provenance: true } });
+    const { stderr } = await run('npm', ['publish', '--dry-run', pack.tarball], { cwd: unpacked });
+    expect(stderr).toContain(
+      `Publishing to https://registry.npmjs.org/ with tag latest and public access (dry-run)`,
+    );
+    expect(stderr).not.toMatch(/auto-corrected|errors corrected/);
+  });
+
   it('passes publint (strict: warnings fail)', async () => {
     await run(bin('publint'), ['run', '--strict', pack.tarball], { cwd: ROOT });
   });
