@@ -17,6 +17,10 @@ it('packs every publishable workspace package', () => {
     expect(names).toContain(name);
 });
 
+it('gives every package one version, as the changesets fixed group does', () => {
+  expect(new Set(packs.map((pack) => pack.version)).size).toBe(1);
+});
+
 describe.each(packs.map((pack) => [pack.name, pack] as const))('%s', (_name, pack) => {
   const folder = join(unpacked, pack.name.replace('/', '+'));
   beforeAll(async () => {
