@@ -25,6 +25,7 @@ export default defineConfig({
             'bench/src/**/*.test.ts',
             'fleet/src/**/*.test.ts',
             'testing/src/**/*.test.ts',
+            'consumer/src/**/*.test.ts',
             'docs/guide/**/*.test.ts',
             'docs/site/**/*.test.ts',
           ],
@@ -74,6 +75,20 @@ export default defineConfig({
           include: ['interop/test/**/*.test.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
+          maxWorkers: 2,
+        },
+      },
+      {
+        // The packages as a user gets them: packed, installed from the tarballs into fresh projects
+        // outside the repository, type-checked and run, and a project made by the packed
+        // create-parley tested. `npm run test:consumer` builds first. Not part of `npm test`.
+        extends: true,
+        test: {
+          name: 'consumer',
+          include: ['consumer/test/**/*.test.ts'],
+          globalSetup: ['consumer/test/setup.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
           maxWorkers: 2,
         },
       },

@@ -52,6 +52,8 @@ function sidebar(): DefaultTheme.SidebarItem[] {
       items: [
         { text: 'Overview', link: '/overview' },
         { text: 'Guide: elicitation step by step', link: '/guide/', items: steps },
+        { text: 'Architecture', link: '/architecture' },
+        { text: 'Contributing', link: '/contributing' },
       ],
     },
     {
@@ -78,6 +80,8 @@ function sidebar(): DefaultTheme.SidebarItem[] {
         { text: 'Reliability', link: '/reliability/' },
         { text: 'The fleet test', link: '/reliability/fleet' },
         { text: 'Interop', link: '/interop/' },
+        { text: 'The consumer test', link: '/consumer/' },
+        { text: 'Reporting a vulnerability', link: '/security-reporting' },
       ],
     },
     {

@@ -33,6 +33,10 @@ const FIXED_PAGES: readonly SitePage[] = [
   { source: 'docs/reliability.md', page: 'reliability/index.md' },
   { source: 'fleet/README.md', page: 'reliability/fleet.md' },
   { source: 'interop/README.md', page: 'interop/index.md' },
+  { source: 'consumer/README.md', page: 'consumer/index.md' },
+  { source: 'ARCHITECTURE.md', page: 'architecture.md' },
+  { source: 'CONTRIBUTING.md', page: 'contributing.md' },
+  { source: 'SECURITY.md', page: 'security-reporting.md' },
 ];
 
 const toPosix = (path: string) => path.split(sep).join('/');

@@ -13,11 +13,12 @@ export interface NodeRun {
  */
 export function runNode(
   args: readonly string[],
-  options: { env?: Record<string, string>; stdin?: string } = {},
+  options: { env?: Record<string, string>; stdin?: string; cwd?: string } = {},
 ): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...args], {
       env: { ...process.env, ...options.env },
+      ...(options.cwd !== undefined && { cwd: options.cwd }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

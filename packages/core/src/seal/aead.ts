@@ -23,8 +23,7 @@ export interface AeadBackend<K = unknown> {
   decodeToken?(text: string): Uint8Array | undefined;
 }
 
-/** AES-256-GCM through `globalThis.crypto.subtle`. */
-export const webCryptoAead: AeadBackend<CryptoKey> = {
+const webCrypto: AeadBackend<CryptoKey> = {
   importKey(material) {
     return crypto.subtle.importKey('raw', material as BufferSource, { name: 'AES-GCM' }, false, [
       'encrypt',
@@ -47,3 +46,9 @@ export const webCryptoAead: AeadBackend<CryptoKey> = {
     return crypto.getRandomValues(new Uint8Array(12));
   },
 };
+
+/**
+ * AES-256-GCM through `globalThis.crypto.subtle`. Its keys are opaque to callers (WebCrypto
+ * `CryptoKey`s), so its type needs neither the DOM nor WebCrypto typings in a project that uses it.
+ */
+export const webCryptoAead: AeadBackend = webCrypto;
