@@ -1,0 +1,232 @@
+import type { BalancedReply, BalancerChannel } from '../lb/channel.js';
+import type { HttpCall, MidRequestHook } from '../lb/send.js';
+import { toolsList } from '../mcp/modern-call.js';
+import { unclearReason } from '../mcp/outcome.js';
+
+/** A flow whose requests go through the sequencer: the replica that holds its upstream call, once known. */
+export interface HeldFlow {
+  readonly id: number;
+  /** The balancer address of the replica its call is held on (the one that served the call's first round). */
+  holder: string | undefined;
+  /** Requests it sent again after an unclear failure. */
+  resent: number;
+}
+
+/** What a request of a flow is, read from its body. */
+export type RequestKind = 'begin' | 'round' | 'other';
+
+/** One reply, as the run observes it. */
+export interface SequencedReply {
+  readonly flow: HeldFlow | undefined;
+  readonly kind: RequestKind | 'padding';
+  readonly reply: BalancedReply;
+  /** The flow's holder when the request went out (for a round: whom it was for). */
+  readonly holder: string | undefined;
+  readonly unclear: string | undefined;
+}
+
+interface Queued {
+  readonly flow: HeldFlow;
+  readonly call: HttpCall;
+  readonly kind: RequestKind;
+  readonly resolve: (response: Response) => void;
+  readyAt: number;
+  attempts: number;
+}
+
+export interface SequencerOptions {
+  /** Unclear failures of one request before its client is given the failure. Default 8. */
+  readonly maxResends?: number;
+  /**
+   * Every how many answers to a held call the reply is thrown away as if lost on the way back, so
+   * the answer is sent again: the replica holding the call must give the copy the same step. 0: never.
+   */
+  readonly loseReplyEvery?: number;
+  readonly onReply?: (event: SequencedReply) => void;
+}
+
+/** A request cut by a kill, as the report names it. */
+const CUT: Record<RequestKind, string> = {
+  begin: 'the first round of a call',
+  round: 'an answer to a call another replica holds',
+  other: 'a request that is no round',
+};
+
+const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/**
+ * The gateway run's one line to the balancer: real clients (Parley's, one per flow) send their
+ * requests through {@link fetchFor}, and the sequencer sends them one at a time, in one global
+ * order, so it can predict the replica nginx picks next (the fleet's {@link BalancerChannel}). It
+ * sends a round of a held call only when the replica predicted next is NOT the one holding the call,
+ * so every answer reaches the call through another replica and is passed on over Redis; when no
+ * waiting request qualifies it pads with a `tools/list`. A request that meets an unclear failure (no
+ * response, 502/503/504, or a reply thrown away on purpose) is sent again, as a host retrying a
+ * 2026-07-28 round does.
+ */
+export class Sequencer {
+  readonly #channel: BalancerChannel;
+  readonly #options: SequencerOptions;
+  readonly #queue: Queued[] = [];
+  #wake: (() => void) | undefined;
+  #stopped = false;
+  #kill:
+    | {
+        wants: (replica: string) => boolean;
+        hook: (cut: string, replica: string) => Promise<void>;
+        done: () => void;
+      }
+    | undefined;
+  readonly stats = { padding: 0, resent: 0, cutByKill: 0, gaveUp: 0, lostReplies: 0 };
+  #answers = 0;
+
+  constructor(channel: BalancerChannel, options: SequencerOptions = {}) {
+    this.#channel = channel;
+    this.#options = options;
+  }
+
+  /** The fetch a flow's client uses: its requests join the one sequence. */
+  fetchFor(flow: HeldFlow): typeof fetch {
+    return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const url = new URL(String(input instanceof Request ? input.url : input));
+      const method = init?.method ?? 'GET';
+      const body = typeof init?.body === 'string' ? init.body : undefined;
+      if (method !== 'POST' || body === undefined) return fetch(input, init); // nothing the run sequences
+      const headers: Record<string, string> = {};
+      new Headers(init?.headers).forEach((value, name) => {
+        headers[name] = value;
+      });
+      const call: HttpCall = { method: 'POST', path: `${url.pathname}${url.search}`, headers, body };
+      return new Promise<Response>((resolve) => {
+        this.#queue.push({ flow, call, kind: kindOf(body), resolve, readyAt: 0, attempts: 0 });
+        this.#wake?.();
+      });
+    }) as typeof fetch;
+  }
+
+  /**
+   * Runs `hook` (a kill) while a request is inside a replica `wants` picks: the next POST predicted
+   * to land on a replica it wants goes out half-sent (preferably an answer to a call another replica
+   * holds), and `hook` gets what that request was and the replica. Resolves once it happened.
+   */
+  killDuringRequest(
+    wants: (replica: string) => boolean,
+    hook: (cut: string, replica: string) => Promise<void>,
+  ): Promise<void> {
+    return new Promise((resolve) => {
+      this.#kill = { wants, hook, done: resolve };
+    });
+  }
+
+  cancelKill(): void {
+    this.#kill?.done();
+    this.#kill = undefined;
+  }
+
+  /** Sends until {@link stop} was called and nothing waits any more. */
+  async run(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      const ready = this.#queue.filter((queued) => queued.readyAt <= now);
+      if (ready.length === 0) {
+        if (this.#stopped && this.#queue.length === 0) return;
+        const next = Math.min(...this.#queue.map((queued) => queued.readyAt));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Number.isFinite(next) ? Math.max(1, next - now) : 50);
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = undefined;
+        continue;
+      }
+      const predicted = this.#channel.predictNext();
+      const candidates = ready.filter(
+        (queued) => queued.kind !== 'round' || queued.flow.holder !== predicted,
+      );
+      const killing = this.#kill?.wants(predicted) === true;
+      const chosen =
+        (killing ? candidates.find((queued) => queued.kind === 'round') : undefined) ?? candidates[0];
+      if (chosen === undefined) {
+        await this.#pad();
+        continue;
+      }
+      this.#queue.splice(this.#queue.indexOf(chosen), 1);
+      await this.#send(chosen, killing ? predicted : undefined);
+    }
+  }
+
+  /** No more flows start; {@link run} returns once the requests still waiting are sent. */
+  stop(): void {
+    this.#stopped = true;
+    this.#wake?.();
+  }
+
+  async #send(queued: Queued, killing: string | undefined): Promise<void> {
+    const kill = killing === undefined ? undefined : this.#kill;
+    if (kill) this.#kill = undefined;
+    const holder = queued.flow.holder;
+    const hook: MidRequestHook | undefined = kill && (() => kill.hook(CUT[queued.kind], killing!));
+    const reply = await this.#channel.send(queued.call, hook);
+    kill?.done();
+    let unclear = unclearReason(reply);
+    if (kill && unclear !== undefined) this.stats.cutByKill++;
+    const loseEvery = this.#options.loseReplyEvery ?? 0;
+    if (
+      unclear === undefined &&
+      queued.kind === 'round' &&
+      loseEvery > 0 &&
+      ++this.#answers % loseEvery === 0
+    ) {
+      unclear = 'the reply was lost on the way back (thrown away by the run)';
+      this.stats.lostReplies++;
+    }
+    this.#options.onReply?.({ flow: queued.flow, kind: queued.kind, reply, holder, unclear });
+    if (unclear !== undefined && ++queued.attempts <= (this.#options.maxResends ?? 8)) {
+      this.stats.resent++;
+      queued.flow.resent++;
+      queued.readyAt = Date.now() + Math.min(1000, 50 * 2 ** Math.min(queued.attempts, 5));
+      this.#queue.push(queued);
+      return;
+    }
+    if (unclear !== undefined) this.stats.gaveUp++;
+    else if (queued.kind === 'begin' && reply.replica !== undefined) queued.flow.holder = reply.replica;
+    queued.resolve(toResponse(reply));
+  }
+
+  async #pad(): Promise<void> {
+    this.stats.padding++;
+    const reply = await this.#channel.send(toolsList('fleet'));
+    this.#options.onReply?.({
+      flow: undefined,
+      kind: 'padding',
+      reply,
+      holder: undefined,
+      unclear: unclearReason(reply),
+    });
+  }
+}
+
+/** A 2026-07-28 request: the first round of a call, a later round (it carries `requestState`), or else. */
+function kindOf(body: string): RequestKind {
+  try {
+    const message = JSON.parse(body) as { method?: unknown; params?: { requestState?: unknown } };
+    if (message.method !== 'tools/call') return 'other';
+    return typeof message.params?.requestState === 'string' ? 'round' : 'begin';
+  } catch {
+    return 'other';
+  }
+}
+
+function toResponse(reply: BalancedReply): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (value === undefined || RESPONSE_HEADERS_DROPPED.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  // Status 0 (no response at all) becomes the 502 a balancer would have said.
+  const status = reply.status === 0 ? 502 : reply.status;
+  const empty = status === 204 || status === 304;
+  return new Response(empty ? null : reply.body, { status, headers });
+}
