@@ -6,7 +6,7 @@ import { type LiveCallRouter, ParkedCallError, type Resume } from '../relay/live
 import type { Step, Via } from '../relay/step.js';
 import { MAX_RESULT_BYTES } from '../upstream/step-of.js';
 import { DropLog } from './drop-log.js';
-import { type LiveMessage, REPLICA_ID, readLiveMessage, resumeOnWire } from './live-wire.js';
+import { type LiveMessage, MAX_HOLD_MS, REPLICA_ID, readLiveMessage, resumeOnWire } from './live-wire.js';
 import { fromWireError, toWireError } from './resume-errors.js';
 
 /** How a `RedisLiveCallRouter` names this replica, where it talks, and how long it waits. */
@@ -107,8 +107,10 @@ export class RedisLiveCallRouter implements LiveCallRouter {
     return this.#subscribed;
   }
 
-  async forward(replica: string, resume: Resume): Promise<Step> {
+  async forward(replica: string, asked: Resume): Promise<Step> {
     const name = readableName(replica);
+    // The holder answers `wait` after the hold; a longer hold (a 2025 host's) is asked again then.
+    const resume = { ...asked, holdMs: Math.min(asked.holdMs, MAX_HOLD_MS) };
     if (this.#closed) throw new ParkedCallError('This gateway replica is stopping; call again.');
     await this.ready();
     const id = randomUUID();
