@@ -2,22 +2,27 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, type Nginx, onFreePort, startNginx, startRedis } from '@parley/testing';
-import { type FaultWindow, FaultWindows } from '../fault-windows.js';
+import { FaultWindows } from '../fault-windows.js';
 import { newKey, ringText } from '../keys.js';
 import { BalancerChannel } from '../lb/channel.js';
 import { Random } from '../random.js';
 import { OUTSIDE } from '../report.js';
+import { ConcurrentLine } from './concurrent-line.js';
 import { GatewayReplica } from './gateway-replica.js';
-import { type GatewayReport, gatewayProblems, type KillRecord } from './gateway-report.js';
+import { type GatewayReport, gatewayProblems, type KillRecord, type PartReport } from './gateway-report.js';
+import { countRound, emptyRoundCounts, runLoad } from './load.js';
 import { Sequencer } from './sequencer.js';
-import { TripFlow, type TripResult } from './trip-flow.js';
 import { startTripsUpstream, type TripsUpstream } from './upstream.js';
 
 export interface GatewayRunOptions {
-  /** Flows to run at least (more run while the killed replica is coming back). */
+  /** Flows of the sequenced part (at least; more run while the killed replica comes back). */
   readonly flows: number;
-  /** Flows in progress at once. */
+  /** Flows in progress at once in the sequenced part. */
   readonly active: number;
+  /** Flows of the concurrent part (0 skips it). */
+  readonly concurrentFlows: number;
+  /** Flows in flight at once in the concurrent part. */
+  readonly concurrentActive: number;
   readonly seed: number;
   /** Progress lines (the report is returned, not printed). */
   readonly log: (line: string) => void;
@@ -25,14 +30,16 @@ export interface GatewayRunOptions {
 
 /** How long flows still in progress may take once the last one started before they count as lost. */
 const LOST_AFTER_MS = 60_000;
+/** Every how many answers the reply is thrown away as lost (the holder must answer the copy the same). */
+const LOSE_REPLY_EVERY = 40;
 
 /**
  * The gateway fleet run: three `parley gateway` replicas sharing Redis (a `fleet` section) behind a
  * real nginx (round-robin, no affinity), in front of a 2025-only upstream (the TypeScript SDK v1),
- * and 2026-07-28 hosts (Parley's client) whose every answer reaches its held call through another
- * replica. One replica is killed (SIGKILL) with calls held on it and a request inside it, and
- * started again: the flows whose calls it held must be told so by name; every other flow must
- * complete with exactly its own data.
+ * and 2026-07-28 hosts (Parley's client). First one request at a time, every answer reaching its
+ * held call through another replica; then as many at once as the hosts send. In each part one
+ * replica is killed (SIGKILL) with calls held on it and started again: the flows whose calls it held
+ * must be told so by name; every other flow must complete with exactly its own data.
  */
 export async function runGatewayFleet(options: GatewayRunOptions): Promise<GatewayReport> {
   const started = Date.now();
@@ -85,152 +92,181 @@ export async function runGatewayFleet(options: GatewayRunOptions): Promise<Gatew
     note(
       `3 gateway replicas (${replicas.map((r) => `${r.name} ${r.address}`).join(', ')}) behind nginx at ${origin}, Redis at ${redis.url}; upstream ${upstream.url} (${upstreamLine})`,
     );
+    const endpoint = `${origin}/mcp`;
+    const random = new Random(options.seed);
+    const windows = new FaultWindows();
+    const byAddress = (address: string) => replicas.find((replica) => replica.address === address)!;
 
+    /**
+     * Kills `victim` (its held flows read at that moment); `back` resolves once it was started again
+     * and served a request.
+     */
+    const killReplica = async (
+      victim: GatewayReplica,
+      holding: (address: string) => number[],
+      how: { midRequest: boolean; cut?: string },
+    ): Promise<{ record: KillRecord; back: Promise<void> }> => {
+      const window = windows.open('kill', victim.address);
+      const heldAtKill = holding(victim.address).length;
+      const killedAt = Date.now();
+      await victim.kill();
+      note(
+        `${victim.name} killed (SIGKILL)${how.midRequest ? ` with a request inside it (${how.cut})` : ''}, holding the calls of ${heldAtKill} flows in progress`,
+      );
+      const record = {
+        victim: victim.name,
+        address: victim.address,
+        heldAtKill,
+        killedAt,
+        restartedAt: 0,
+        ...how,
+      };
+      const back = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        record.restartedAt = Date.now();
+        await victim.start();
+        windows.restarted(window);
+        note(`${victim.name} restarted (a new id in the fleet: the calls it held are gone for good)`);
+        const deadline = Date.now() + 20_000;
+        while (window.servedAgainAt === undefined && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        note(
+          window.servedAgainAt === undefined
+            ? `${victim.name} did not serve again within 20 s`
+            : `${victim.name} serving again`,
+        );
+      })();
+      return { record, back };
+    };
+    /** A replica holding calls of at least 6 flows in progress (any, after 5 s). */
+    const wanted = (holding: (address: string) => number[]) => {
+      const armedAt = Date.now();
+      return (address: string) => holding(address).length >= (Date.now() - armedAt < 5_000 ? 6 : 1);
+    };
+    const parts: PartReport[] = [];
+
+    // Part 1: one request at a time, every answer through another replica than its call's holder.
+    note(
+      `one at a time: ${options.flows} flows, ${options.active} in progress, every answer through another replica`,
+    );
     const channel = new BalancerChannel(
       origin,
       replicas.map((replica) => replica.address),
     );
-    const windows = new FaultWindows();
-    const rounds = { begun: 0, answered: 0, passedOn: 0, onHolder: new Map<string, number>() };
+    const sequencedRounds = emptyRoundCounts();
     const sequencer = new Sequencer(channel, {
-      loseReplyEvery: 40,
+      loseReplyEvery: LOSE_REPLY_EVERY,
       onReply: (event) => {
         windows.served(event.reply.replica);
-        const replica = event.reply.replica;
-        if (event.unclear !== undefined || replica === undefined) return;
-        if (event.kind === 'begin') rounds.begun++;
-        if (event.kind !== 'round') return;
-        rounds.answered++;
-        if (replica !== event.holder) rounds.passedOn++;
-        else {
-          const where = windows.current() ?? OUTSIDE;
-          rounds.onHolder.set(where, (rounds.onHolder.get(where) ?? 0) + 1);
-        }
+        countRound(sequencedRounds, event, windows.current() ?? OUTSIDE);
       },
     });
     const sending = sequencer.run();
-
-    const random = new Random(options.seed);
-    const results: TripResult[] = [];
-    const inProgress = new Set<TripFlow>();
-    let created = 0;
-    let faultsDone = false;
-    let stopping = false;
-    const endpoint = `${origin}/mcp`;
-    const worker = async () => {
-      while (!stopping && (created < options.flows || !faultsDone)) {
-        const flow = new TripFlow(created++, random);
-        inProgress.add(flow);
-        const result = await flow.run(endpoint, sequencer.fetchFor(flow));
-        if (!inProgress.delete(flow)) continue; // counted as lost already
-        results.push(result);
-      }
-    };
-    const workers = Promise.all(Array.from({ length: options.active }, worker));
-
-    let kill: KillRecord | undefined;
-    const faults = (async () => {
-      while (results.length < options.flows * 0.35) await new Promise((resolve) => setTimeout(resolve, 25));
-      // A replica holding calls of flows in progress, killed while a request is inside it: at first
-      // only one holding at least 6 calls, after 5 s one holding any.
-      const holding = (address: string) =>
-        [...inProgress].filter((flow) => flow.holder === address).map((flow) => flow.id);
-      const armedAt = Date.now();
-      const wants = (address: string) => holding(address).length >= (Date.now() - armedAt < 5_000 ? 6 : 1);
-      let victim: GatewayReplica | undefined;
-      let window: FaultWindow | undefined;
-      let midRequest = false;
-      const die = async (chosen: GatewayReplica, cut?: string) => {
-        victim = chosen;
-        window = windows.open('kill', chosen.address);
-        kill = {
-          victim: chosen.name,
-          held: holding(chosen.address),
-          midRequest,
-          ...(cut !== undefined && { cut }),
-        };
-        await chosen.kill();
-      };
-      const killed = sequencer.killDuringRequest(wants, async (cut, address) => {
-        await new Promise((resolve) => setTimeout(resolve, 40)); // the request reaches the replica
-        midRequest = true;
-        await die(replicas.find((replica) => replica.address === address)!, cut);
-      });
-      await Promise.race([killed, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-      if (victim === undefined) {
-        sequencer.cancelKill();
-        await die([...replicas].sort((a, b) => holding(b.address).length - holding(a.address).length)[0]!);
-      }
-      const dead = victim!;
-      const deadWindow = window!;
-      note(
-        `${dead.name} killed (SIGKILL)${midRequest ? ` with a request inside it (${kill!.cut})` : ''}, holding the calls of ${kill!.held.length} flows in progress`,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await dead.start();
-      windows.restarted(deadWindow);
-      note(`${dead.name} restarted (a new id in the fleet: the calls it held are gone for good)`);
-      const deadline = Date.now() + 20_000;
-      while (deadWindow.servedAgainAt === undefined && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      note(
-        deadWindow.servedAgainAt === undefined
-          ? `${dead.name} did not serve again within 20 s`
-          : `${dead.name} serving again`,
-      );
-      faultsDone = true;
-    })();
-    const faultError = await faults.then(
-      () => undefined,
-      (error: unknown) => {
-        faultsDone = true;
-        return error;
-      },
-    );
-    if (faultError) throw faultError;
-
-    // Every flow has started once `workers` has nothing more to start; those not ended in time are lost.
-    while (created < options.flows) await new Promise((resolve) => setTimeout(resolve, 25));
-    const ended = await Promise.race([
-      workers.then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), LOST_AFTER_MS)),
-    ]);
-    stopping = true;
-    if (!ended) {
-      for (const flow of inProgress)
-        results.push({
-          id: flow.id,
-          marker: flow.marker,
-          status: 'lost',
-          reason: `still in progress ${LOST_AFTER_MS / 1000} s after the last flow started`,
-          at: { step: flow.step, replica: flow.holder },
-          resent: flow.resent,
-          answered: 0,
+    const sequenced = await runLoad({
+      line: sequencer,
+      endpoint,
+      flows: options.flows,
+      active: options.active,
+      firstId: 0,
+      random,
+      killAt: 0.35,
+      lostAfterMs: LOST_AFTER_MS,
+      kill: async (holding) => {
+        let killing: Promise<{ record: KillRecord; back: Promise<void> }> | undefined;
+        const inside = sequencer.killDuringRequest(wanted(holding), async (cut, address) => {
+          await new Promise((resolve) => setTimeout(resolve, 40)); // the request reaches the replica
+          killing = killReplica(byAddress(address), holding, { midRequest: true, cut });
+          await killing;
         });
-      inProgress.clear();
-    }
+        await Promise.race([inside, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+        if (killing === undefined) {
+          sequencer.cancelKill();
+          const busiest = [...replicas].sort(
+            (a, b) => holding(b.address).length - holding(a.address).length,
+          )[0]!;
+          killing = killReplica(busiest, holding, { midRequest: false });
+        }
+        const killed = await killing;
+        await killed.back;
+        return killed.record;
+      },
+    });
     sequencer.stop();
-    if (ended) await sending;
-    note(`load finished: ${results.length} flows`);
+    if (sequenced.ended) await sending;
+    parts.push({
+      label: 'one at a time, every answer through another replica than its call',
+      sequenced: true,
+      flowsAsked: options.flows,
+      active: options.active,
+      results: sequenced.results,
+      rounds: sequencedRounds,
+      line: { ...sequencer.stats },
+      kill: sequenced.kill,
+      durationMs: sequenced.durationMs,
+    });
+    note(`one at a time finished: ${sequenced.results.length} flows`);
+
+    // Part 2: as many at once as the hosts send, wherever nginx puts each request.
+    if (options.concurrentFlows > 0) {
+      note(`all at once: ${options.concurrentFlows} flows, ${options.concurrentActive} in flight, no order`);
+      const concurrentRounds = emptyRoundCounts();
+      const line = new ConcurrentLine(origin, {
+        loseReplyEvery: LOSE_REPLY_EVERY,
+        onReply: (event) => {
+          windows.served(event.reply.replica);
+          countRound(concurrentRounds, event, windows.current() ?? OUTSIDE);
+        },
+      });
+      const concurrent = await runLoad({
+        line,
+        endpoint,
+        flows: options.concurrentFlows,
+        active: options.concurrentActive,
+        firstId: 100_000,
+        random,
+        killAt: 0.4,
+        lostAfterMs: LOST_AFTER_MS,
+        kill: async (holding) => {
+          const wants = wanted(holding);
+          const deadline = Date.now() + 30_000;
+          let victim: GatewayReplica | undefined;
+          while (victim === undefined && Date.now() < deadline) {
+            victim = replicas.find((replica) => wants(replica.address));
+            if (victim === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          const killed = await killReplica(victim ?? replicas[0]!, holding, { midRequest: false });
+          await killed.back;
+          return killed.record;
+        },
+      });
+      line.close();
+      parts.push({
+        label: 'all at once, no order',
+        sequenced: false,
+        flowsAsked: options.concurrentFlows,
+        active: options.concurrentActive,
+        results: concurrent.results,
+        rounds: concurrentRounds,
+        line: { ...line.stats },
+        kill: concurrent.kill,
+        durationMs: concurrent.durationMs,
+      });
+      note(`all at once finished: ${concurrent.results.length} flows`);
+    }
 
     const report: GatewayReport = {
       durationMs: Date.now() - started,
       seed: options.seed,
-      flowsAsked: options.flows,
-      active: options.active,
-      results: results.sort((a, b) => a.id - b.id),
       upstreamLine,
       replicas: replicas.map((replica) => ({
         name: replica.name,
         address: replica.address,
         starts: replica.starts,
       })),
-      rounds,
       channel: channel.stats(),
-      sequencer: sequencer.stats,
+      parts,
       windows: windows.all,
       timeline,
-      kill,
       logDir,
     };
     keepLogs = gatewayProblems(report).length > 0;

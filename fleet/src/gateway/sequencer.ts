@@ -1,29 +1,18 @@
-import type { BalancedReply, BalancerChannel } from '../lb/channel.js';
+import type { BalancerChannel } from '../lb/channel.js';
 import type { HttpCall, MidRequestHook } from '../lb/send.js';
 import { toolsList } from '../mcp/modern-call.js';
 import { unclearReason } from '../mcp/outcome.js';
-
-/** A flow whose requests go through the sequencer: the replica that holds its upstream call, once known. */
-export interface HeldFlow {
-  readonly id: number;
-  /** The balancer address of the replica its call is held on (the one that served the call's first round). */
-  holder: string | undefined;
-  /** Requests it sent again after an unclear failure. */
-  resent: number;
-}
-
-/** What a request of a flow is, read from its body. */
-export type RequestKind = 'begin' | 'round' | 'other';
-
-/** One reply, as the run observes it. */
-export interface SequencedReply {
-  readonly flow: HeldFlow | undefined;
-  readonly kind: RequestKind | 'padding';
-  readonly reply: BalancedReply;
-  /** The flow's holder when the request went out (for a round: whom it was for). */
-  readonly holder: string | undefined;
-  readonly unclear: string | undefined;
-}
+import {
+  backoffMs,
+  callOf,
+  type HeldFlow,
+  kindOf,
+  type LineReply,
+  LOST_REPLY,
+  type RequestKind,
+  type RequestLine,
+  toResponse,
+} from './client-requests.js';
 
 interface Queued {
   readonly flow: HeldFlow;
@@ -42,7 +31,7 @@ export interface SequencerOptions {
    * the answer is sent again: the replica holding the call must give the copy the same step. 0: never.
    */
   readonly loseReplyEvery?: number;
-  readonly onReply?: (event: SequencedReply) => void;
+  readonly onReply?: (event: LineReply) => void;
 }
 
 /** A request cut by a kill, as the report names it. */
@@ -51,8 +40,6 @@ const CUT: Record<RequestKind, string> = {
   round: 'an answer to a call another replica holds',
   other: 'a request that is no round',
 };
-
-const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
 /**
  * The gateway run's one line to the balancer: real clients (Parley's, one per flow) send their
@@ -64,7 +51,7 @@ const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'transfer-encoding',
  * response, 502/503/504, or a reply thrown away on purpose) is sent again, as a host retrying a
  * 2026-07-28 round does.
  */
-export class Sequencer {
+export class Sequencer implements RequestLine {
   readonly #channel: BalancerChannel;
   readonly #options: SequencerOptions;
   readonly #queue: Queued[] = [];
@@ -88,17 +75,10 @@ export class Sequencer {
   /** The fetch a flow's client uses: its requests join the one sequence. */
   fetchFor(flow: HeldFlow): typeof fetch {
     return (async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-      const url = new URL(String(input instanceof Request ? input.url : input));
-      const method = init?.method ?? 'GET';
-      const body = typeof init?.body === 'string' ? init.body : undefined;
-      if (method !== 'POST' || body === undefined) return fetch(input, init); // nothing the run sequences
-      const headers: Record<string, string> = {};
-      new Headers(init?.headers).forEach((value, name) => {
-        headers[name] = value;
-      });
-      const call: HttpCall = { method: 'POST', path: `${url.pathname}${url.search}`, headers, body };
+      const call = callOf(input, init);
+      if (call === undefined) return fetch(input, init); // nothing the run sequences
       return new Promise<Response>((resolve) => {
-        this.#queue.push({ flow, call, kind: kindOf(body), resolve, readyAt: 0, attempts: 0 });
+        this.#queue.push({ flow, call, kind: kindOf(call), resolve, readyAt: 0, attempts: 0 });
         this.#wake?.();
       });
     }) as typeof fetch;
@@ -179,19 +159,22 @@ export class Sequencer {
       loseEvery > 0 &&
       ++this.#answers % loseEvery === 0
     ) {
-      unclear = 'the reply was lost on the way back (thrown away by the run)';
+      unclear = LOST_REPLY;
       this.stats.lostReplies++;
     }
     this.#options.onReply?.({ flow: queued.flow, kind: queued.kind, reply, holder, unclear });
     if (unclear !== undefined && ++queued.attempts <= (this.#options.maxResends ?? 8)) {
       this.stats.resent++;
       queued.flow.resent++;
-      queued.readyAt = Date.now() + Math.min(1000, 50 * 2 ** Math.min(queued.attempts, 5));
+      queued.readyAt = Date.now() + backoffMs(queued.attempts);
       this.#queue.push(queued);
       return;
     }
     if (unclear !== undefined) this.stats.gaveUp++;
-    else if (queued.kind === 'begin' && reply.replica !== undefined) queued.flow.holder = reply.replica;
+    else if (queued.kind === 'begin' && reply.replica !== undefined) {
+      queued.flow.holder = reply.replica;
+      queued.flow.heldAt = Date.now();
+    }
     queued.resolve(toResponse(reply));
   }
 
@@ -206,27 +189,4 @@ export class Sequencer {
       unclear: unclearReason(reply),
     });
   }
-}
-
-/** A 2026-07-28 request: the first round of a call, a later round (it carries `requestState`), or else. */
-function kindOf(body: string): RequestKind {
-  try {
-    const message = JSON.parse(body) as { method?: unknown; params?: { requestState?: unknown } };
-    if (message.method !== 'tools/call') return 'other';
-    return typeof message.params?.requestState === 'string' ? 'round' : 'begin';
-  } catch {
-    return 'other';
-  }
-}
-
-function toResponse(reply: BalancedReply): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(reply.headers)) {
-    if (value === undefined || RESPONSE_HEADERS_DROPPED.has(name)) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  // Status 0 (no response at all) becomes the 502 a balancer would have said.
-  const status = reply.status === 0 ? 502 : reply.status;
-  const empty = status === 204 || status === 304;
-  return new Response(empty ? null : reply.body, { status, headers });
 }

@@ -1,7 +1,7 @@
 import { connect, type ElicitationUI, type ParleyClient } from '@parley/client';
 import type { FlowPlace } from '../mixed/era-result.js';
 import { futureDate, type Random } from '../random.js';
-import type { HeldFlow } from './sequencer.js';
+import type { HeldFlow } from './client-requests.js';
 
 /** How one flow of the gateway run ended. */
 export interface TripResult {
@@ -14,8 +14,10 @@ export interface TripResult {
   readonly at?: FlowPlace;
   /** Requests it sent again after an unclear failure. */
   readonly resent: number;
-  /** Rounds it answered (questions answered before it ended). */
-  readonly answered: number;
+  /** The replica holding its call (balancer address), and since when. */
+  readonly holder?: string;
+  readonly heldAt?: number;
+  readonly endedAt: number;
 }
 
 /** The person's part: the upstream's title, as the gateway names who asks. */
@@ -32,6 +34,7 @@ export class TripFlow implements HeldFlow {
   readonly id: number;
   readonly marker: string;
   holder: string | undefined;
+  heldAt: number | undefined;
   resent = 0;
   readonly #city: string;
   readonly #day: string;
@@ -43,6 +46,8 @@ export class TripFlow implements HeldFlow {
 
   constructor(id: number, random: Random) {
     this.id = id;
+    this.holder = undefined;
+    this.heldAt = undefined;
     this.marker = `f${id}-${random.word(6)}`;
     this.#city = `City-${random.word(5)}`;
     this.#day = futureDate(id % 3000);
@@ -115,7 +120,9 @@ export class TripFlow implements HeldFlow {
       marker: this.marker,
       status,
       resent: this.resent,
-      answered: this.#answered,
+      endedAt: Date.now(),
+      ...(this.holder !== undefined && { holder: this.holder }),
+      ...(this.heldAt !== undefined && { heldAt: this.heldAt }),
       ...(reason !== undefined && { reason }),
       ...(status !== 'completed' && { at: { step: this.step, replica: this.holder } }),
     };
