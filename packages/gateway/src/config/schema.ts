@@ -285,6 +285,7 @@ export interface UpstreamOAuthConfig {
   readonly issuer: string;
 }
 
+/** An upstream: reached over HTTP (`url`) or started on stdio (`command`). */
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig;
 
 /** The gateway's configuration (`gateway.json`), checked by {@link readGatewayConfig}. */

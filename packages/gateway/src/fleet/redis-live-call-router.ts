@@ -62,7 +62,10 @@ const NAME = /^[A-Za-z0-9_-]{1,32}$/;
  * import { Redis } from 'ioredis';
  *
  * const redis = new Redis(process.env.REDIS_URL!);
- * const gateway = createGateway(config, { router: new RedisLiveCallRouter(redis, { name: 'gw1' }) });
+ * const gateway = createGateway(
+ *   { upstreams: { files: { url: 'http://127.0.0.1:8000/mcp' } } },
+ *   { router: new RedisLiveCallRouter(redis, { name: 'gw1' }) },
+ * );
  */
 export class RedisLiveCallRouter implements LiveCallRouter {
   /** This process's id in the fleet (its name and a random part): the first part of its handles. */
