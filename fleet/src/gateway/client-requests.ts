@@ -1,5 +1,6 @@
 import type { BalancedReply } from '../lb/channel.js';
 import type { HttpCall } from '../lb/send.js';
+import { unclearReason } from '../mcp/outcome.js';
 
 /** A flow whose requests a line carries: the replica that holds its upstream call, once known. */
 export interface HeldFlow {
@@ -32,6 +33,66 @@ export interface RequestLine {
   readonly stats: { readonly resent: number; readonly gaveUp: number; readonly lostReplies: number };
 }
 
+/** What both lines do about resending and lost replies. */
+export interface LineOptions {
+  /** Unclear failures of one request before its client is given the failure. Default 8. */
+  readonly maxResends?: number;
+  /**
+   * Every how many answers to a held call the reply is thrown away as if lost on the way back, so
+   * the answer is sent again: the replica holding the call must give the copy the same step. 0: never.
+   */
+  readonly loseReplyEvery?: number;
+  readonly onReply?: (event: LineReply) => void;
+}
+
+/** What to do with one reply: send the request again after a pause, or give the client its response. */
+export type Taken =
+  | { readonly unclear: string; readonly resendAfterMs: number }
+  | { readonly unclear: string | undefined; readonly response: Response };
+
+/**
+ * Takes the replies of one line: decides which are unclear (and throws every so often an answer's
+ * reply away as lost), tells the observer, counts resends, and learns which replica holds each
+ * flow's call from the reply to its first round.
+ */
+export class ReplyTaker {
+  readonly #options: LineOptions;
+  readonly stats = { resent: 0, gaveUp: 0, lostReplies: 0 };
+  #answers = 0;
+
+  constructor(options: LineOptions) {
+    this.#options = options;
+  }
+
+  /** The reply to the `attempts`-th sending of a request of `kind` of `flow`, whose holder was `holder`. */
+  take(
+    flow: HeldFlow,
+    kind: RequestKind,
+    reply: BalancedReply,
+    holder: string | undefined,
+    attempts: number,
+  ): Taken {
+    let unclear = unclearReason(reply);
+    const loseEvery = this.#options.loseReplyEvery ?? 0;
+    if (unclear === undefined && kind === 'round' && loseEvery > 0 && ++this.#answers % loseEvery === 0) {
+      unclear = LOST_REPLY;
+      this.stats.lostReplies++;
+    }
+    this.#options.onReply?.({ flow, kind, reply, holder, unclear });
+    if (unclear !== undefined && attempts <= (this.#options.maxResends ?? 8)) {
+      this.stats.resent++;
+      flow.resent++;
+      return { unclear, resendAfterMs: backoffMs(attempts) };
+    }
+    if (unclear !== undefined) this.stats.gaveUp++;
+    else if (kind === 'begin' && reply.replica !== undefined) {
+      flow.holder = reply.replica;
+      flow.heldAt = Date.now();
+    }
+    return { unclear, response: toResponse(reply) };
+  }
+}
+
 /** A client's POST as the fleet's HTTP helper sends it; `undefined` for anything else. */
 export function callOf(input: string | URL | Request, init?: RequestInit): HttpCall | undefined {
   const body = typeof init?.body === 'string' ? init.body : undefined;
@@ -58,7 +119,7 @@ export function kindOf(call: HttpCall): RequestKind {
 const RESPONSE_HEADERS_DROPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
 /** A reply as the client's fetch returns it; no response at all becomes the 502 a balancer would say. */
-export function toResponse(reply: BalancedReply): Response {
+function toResponse(reply: BalancedReply): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(reply.headers)) {
     if (value === undefined || RESPONSE_HEADERS_DROPPED.has(name)) continue;
@@ -70,9 +131,9 @@ export function toResponse(reply: BalancedReply): Response {
 }
 
 /** The pause before sending a request again after its `attempts`-th unclear failure. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   return Math.min(1000, 50 * 2 ** Math.min(attempts, 5));
 }
 
 /** Why an answer's reply counts as lost, when the run throws it away on purpose. */
-export const LOST_REPLY = 'the reply was lost on the way back (thrown away by the run)';
+const LOST_REPLY = 'the reply was lost on the way back (thrown away by the run)';

@@ -1,25 +1,14 @@
 import { Agent } from 'node:http';
 import { balanced } from '../lb/channel.js';
 import { send } from '../lb/send.js';
-import { unclearReason } from '../mcp/outcome.js';
 import {
-  backoffMs,
   callOf,
   type HeldFlow,
   kindOf,
-  type LineReply,
-  LOST_REPLY,
+  type LineOptions,
+  ReplyTaker,
   type RequestLine,
-  toResponse,
 } from './client-requests.js';
-
-export interface ConcurrentLineOptions {
-  /** Unclear failures of one request before its client is given the failure. Default 8. */
-  readonly maxResends?: number;
-  /** Every how many answers to a held call the reply is thrown away as lost. 0: never. */
-  readonly loseReplyEvery?: number;
-  readonly onReply?: (event: LineReply) => void;
-}
 
 /**
  * The clients' requests straight to the balancer, as many at once as they send: no order, each
@@ -28,14 +17,16 @@ export interface ConcurrentLineOptions {
  */
 export class ConcurrentLine implements RequestLine {
   readonly #origin: string;
-  readonly #options: ConcurrentLineOptions;
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 128 });
-  readonly stats = { resent: 0, gaveUp: 0, lostReplies: 0 };
-  #answers = 0;
+  readonly #replies: ReplyTaker;
 
-  constructor(origin: string, options: ConcurrentLineOptions = {}) {
+  constructor(origin: string, options: LineOptions = {}) {
     this.#origin = origin;
-    this.#options = options;
+    this.#replies = new ReplyTaker(options);
+  }
+
+  get stats(): ReplyTaker['stats'] {
+    return this.#replies.stats;
   }
 
   fetchFor(flow: HeldFlow): typeof fetch {
@@ -46,25 +37,9 @@ export class ConcurrentLine implements RequestLine {
       for (let attempts = 1; ; attempts++) {
         const holder = flow.holder;
         const reply = balanced(await send(this.#origin, call, undefined, this.#agent));
-        let unclear = unclearReason(reply);
-        const loseEvery = this.#options.loseReplyEvery ?? 0;
-        if (unclear === undefined && kind === 'round' && loseEvery > 0 && ++this.#answers % loseEvery === 0) {
-          unclear = LOST_REPLY;
-          this.stats.lostReplies++;
-        }
-        this.#options.onReply?.({ flow, kind, reply, holder, unclear });
-        if (unclear !== undefined && attempts <= (this.#options.maxResends ?? 8)) {
-          this.stats.resent++;
-          flow.resent++;
-          await new Promise((resolve) => setTimeout(resolve, backoffMs(attempts)));
-          continue;
-        }
-        if (unclear !== undefined) this.stats.gaveUp++;
-        else if (kind === 'begin' && reply.replica !== undefined) {
-          flow.holder = reply.replica;
-          flow.heldAt = Date.now();
-        }
-        return toResponse(reply);
+        const taken = this.#replies.take(flow, kind, reply, holder, attempts);
+        if ('response' in taken) return taken.response;
+        await new Promise((resolve) => setTimeout(resolve, taken.resendAfterMs));
       }
     }) as typeof fetch;
   }

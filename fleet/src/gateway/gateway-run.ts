@@ -1,5 +1,3 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, type Nginx, onFreePort, startNginx, startRedis } from '@parley/testing';
 import { FaultWindows } from '../fault-windows.js';
@@ -7,6 +5,7 @@ import { newKey, ringText } from '../keys.js';
 import { BalancerChannel } from '../lb/channel.js';
 import { Random } from '../random.js';
 import { OUTSIDE } from '../report.js';
+import { RunRecord } from '../run-record.js';
 import { ConcurrentLine } from './concurrent-line.js';
 import { GatewayReplica } from './gateway-replica.js';
 import { type GatewayReport, gatewayProblems, type KillRecord, type PartReport } from './gateway-report.js';
@@ -42,16 +41,8 @@ const LOSE_REPLY_EVERY = 40;
  * must be told so by name; every other flow must complete with exactly its own data.
  */
 export async function runGatewayFleet(options: GatewayRunOptions): Promise<GatewayReport> {
-  const started = Date.now();
-  const at = () => Math.round((Date.now() - started) / 100) / 10;
-  const work = mkdtempSync(join(tmpdir(), 'parley-gateway-fleet-'));
-  const logDir = join(work, 'logs');
-  mkdirSync(logDir);
-  const timeline: { at: number; text: string }[] = [];
-  const note = (text: string) => {
-    timeline.push({ at: at(), text });
-    options.log(`[${at().toFixed(1)} s] ${text}`);
-  };
+  const record = new RunRecord('parley-gateway-fleet-', options.log);
+  const { logDir, timeline, note } = record;
 
   const redis = await startRedis();
   let upstream: TripsUpstream | undefined;
@@ -255,7 +246,7 @@ export async function runGatewayFleet(options: GatewayRunOptions): Promise<Gatew
     }
 
     const report: GatewayReport = {
-      durationMs: Date.now() - started,
+      durationMs: record.elapsedMs,
       seed: options.seed,
       upstreamLine,
       replicas: replicas.map((replica) => ({
@@ -276,7 +267,6 @@ export async function runGatewayFleet(options: GatewayRunOptions): Promise<Gatew
     await nginx?.stop();
     await upstream?.stop();
     await redis.stop();
-    if (keepLogs) options.log(`Logs kept in ${logDir}`);
-    else rmSync(work, { recursive: true, force: true });
+    record.finish(keepLogs);
   }
 }

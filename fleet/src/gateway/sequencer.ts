@@ -3,15 +3,13 @@ import type { HttpCall, MidRequestHook } from '../lb/send.js';
 import { toolsList } from '../mcp/modern-call.js';
 import { unclearReason } from '../mcp/outcome.js';
 import {
-  backoffMs,
   callOf,
   type HeldFlow,
   kindOf,
-  type LineReply,
-  LOST_REPLY,
+  type LineOptions,
+  ReplyTaker,
   type RequestKind,
   type RequestLine,
-  toResponse,
 } from './client-requests.js';
 
 interface Queued {
@@ -21,17 +19,6 @@ interface Queued {
   readonly resolve: (response: Response) => void;
   readyAt: number;
   attempts: number;
-}
-
-export interface SequencerOptions {
-  /** Unclear failures of one request before its client is given the failure. Default 8. */
-  readonly maxResends?: number;
-  /**
-   * Every how many answers to a held call the reply is thrown away as if lost on the way back, so
-   * the answer is sent again: the replica holding the call must give the copy the same step. 0: never.
-   */
-  readonly loseReplyEvery?: number;
-  readonly onReply?: (event: LineReply) => void;
 }
 
 /** A request cut by a kill, as the report names it. */
@@ -53,7 +40,8 @@ const CUT: Record<RequestKind, string> = {
  */
 export class Sequencer implements RequestLine {
   readonly #channel: BalancerChannel;
-  readonly #options: SequencerOptions;
+  readonly #options: LineOptions;
+  readonly #replies: ReplyTaker;
   readonly #queue: Queued[] = [];
   #wake: (() => void) | undefined;
   #stopped = false;
@@ -64,12 +52,17 @@ export class Sequencer implements RequestLine {
         done: () => void;
       }
     | undefined;
-  readonly stats = { padding: 0, resent: 0, cutByKill: 0, gaveUp: 0, lostReplies: 0 };
-  #answers = 0;
+  readonly #counts = { padding: 0, cutByKill: 0 };
 
-  constructor(channel: BalancerChannel, options: SequencerOptions = {}) {
+  constructor(channel: BalancerChannel, options: LineOptions = {}) {
     this.#channel = channel;
     this.#options = options;
+    this.#replies = new ReplyTaker(options);
+  }
+
+  /** Requests sent again, given up and thrown away as lost; padding sent; requests cut by the kill. */
+  get stats(): ReplyTaker['stats'] & { padding: number; cutByKill: number } {
+    return { ...this.#replies.stats, ...this.#counts };
   }
 
   /** The fetch a flow's client uses: its requests join the one sequence. */
@@ -150,36 +143,18 @@ export class Sequencer implements RequestLine {
     const hook: MidRequestHook | undefined = kill && (() => kill.hook(CUT[queued.kind], killing!));
     const reply = await this.#channel.send(queued.call, hook);
     kill?.done();
-    let unclear = unclearReason(reply);
-    if (kill && unclear !== undefined) this.stats.cutByKill++;
-    const loseEvery = this.#options.loseReplyEvery ?? 0;
-    if (
-      unclear === undefined &&
-      queued.kind === 'round' &&
-      loseEvery > 0 &&
-      ++this.#answers % loseEvery === 0
-    ) {
-      unclear = LOST_REPLY;
-      this.stats.lostReplies++;
-    }
-    this.#options.onReply?.({ flow: queued.flow, kind: queued.kind, reply, holder, unclear });
-    if (unclear !== undefined && ++queued.attempts <= (this.#options.maxResends ?? 8)) {
-      this.stats.resent++;
-      queued.flow.resent++;
-      queued.readyAt = Date.now() + backoffMs(queued.attempts);
-      this.#queue.push(queued);
+    const taken = this.#replies.take(queued.flow, queued.kind, reply, holder, ++queued.attempts);
+    if (kill && taken.unclear !== undefined) this.#counts.cutByKill++;
+    if ('response' in taken) {
+      queued.resolve(taken.response);
       return;
     }
-    if (unclear !== undefined) this.stats.gaveUp++;
-    else if (queued.kind === 'begin' && reply.replica !== undefined) {
-      queued.flow.holder = reply.replica;
-      queued.flow.heldAt = Date.now();
-    }
-    queued.resolve(toResponse(reply));
+    queued.readyAt = Date.now() + taken.resendAfterMs;
+    this.#queue.push(queued);
   }
 
   async #pad(): Promise<void> {
-    this.stats.padding++;
+    this.#counts.padding++;
     const reply = await this.#channel.send(toolsList('fleet'));
     this.#options.onReply?.({
       flow: undefined,
