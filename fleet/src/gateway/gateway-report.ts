@@ -12,7 +12,7 @@ export interface KillRecord {
   /** Flows in progress whose call it held as the run saw it just before the kill. */
   readonly heldAtKill: number;
   readonly killedAt: number;
-  /** When it was started again (a call begun on it before then was held by the process that died). */
+  /** When it was serving again (a call begun on it before then was held by the process that died). */
   restartedAt: number;
   /** Whether a request was inside it when it died (the sequenced part picks that moment). */
   readonly midRequest: boolean;

@@ -114,8 +114,10 @@ export async function runGatewayFleet(options: GatewayRunOptions): Promise<Gatew
       };
       const back = (async () => {
         await new Promise((resolve) => setTimeout(resolve, 1_500));
-        record.restartedAt = Date.now();
         await victim.start();
+        // The new process answers nothing before it printed its URL: a first round the victim's
+        // address answered before then was answered by the process that died.
+        record.restartedAt = Date.now();
         windows.restarted(window);
         note(`${victim.name} restarted (a new id in the fleet: the calls it held are gone for good)`);
         const deadline = Date.now() + 20_000;
