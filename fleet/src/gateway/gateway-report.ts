@@ -1,24 +1,8 @@
 import type { FaultWindow } from '../fault-windows.js';
 import { placeText } from '../mixed/era-result.js';
 import { OUTSIDE } from '../report.js';
-import type { RoundCounts } from './load.js';
+import type { KillRecord, RoundCounts } from './load.js';
 import type { TripResult } from './trip-flow.js';
-
-/** The kill of a part: which replica, and when it died and came back. */
-export interface KillRecord {
-  /** Its name, and its balancer address. */
-  readonly victim: string;
-  readonly address: string;
-  /** Flows in progress whose call it held as the run saw it just before the kill. */
-  readonly heldAtKill: number;
-  readonly killedAt: number;
-  /** When it was serving again (a call begun on it before then was held by the process that died). */
-  restartedAt: number;
-  /** Whether a request was inside it when it died (the sequenced part picks that moment). */
-  readonly midRequest: boolean;
-  /** What that request was (e.g. an answer to a call another replica holds). */
-  readonly cut?: string;
-}
 
 /** One part of the run: its flows, how their answers met their calls' holders, and its kill. */
 export interface PartReport {

@@ -8,8 +8,8 @@ import { OUTSIDE } from '../report.js';
 import { RunRecord } from '../run-record.js';
 import { ConcurrentLine } from './concurrent-line.js';
 import { GatewayReplica } from './gateway-replica.js';
-import { type GatewayReport, gatewayProblems, type KillRecord, type PartReport } from './gateway-report.js';
-import { countRound, emptyRoundCounts, runLoad } from './load.js';
+import { type GatewayReport, gatewayProblems, type PartReport } from './gateway-report.js';
+import { countRound, emptyRoundCounts, type KillRecord, runLoad } from './load.js';
 import { Sequencer } from './sequencer.js';
 import { startTripsUpstream, type TripsUpstream } from './upstream.js';
 

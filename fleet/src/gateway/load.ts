@@ -1,7 +1,22 @@
 import type { Random } from '../random.js';
 import type { LineReply, RequestLine } from './client-requests.js';
-import type { KillRecord } from './gateway-report.js';
 import { TripFlow, type TripResult } from './trip-flow.js';
+
+/** The kill of a part: which replica, and when it died and came back. */
+export interface KillRecord {
+  /** Its name, and its balancer address. */
+  readonly victim: string;
+  readonly address: string;
+  /** Flows in progress whose call it held as the run saw it just before the kill. */
+  readonly heldAtKill: number;
+  readonly killedAt: number;
+  /** When it was serving again (a call begun on it before then was held by the process that died). */
+  restartedAt: number;
+  /** Whether a request was inside it when it died (the sequenced part picks that moment). */
+  readonly midRequest: boolean;
+  /** What that request was (e.g. an answer to a call another replica holds). */
+  readonly cut?: string;
+}
 
 /** Answers to held calls, against the replica holding each call. */
 export interface RoundCounts {

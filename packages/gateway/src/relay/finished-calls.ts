@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Owner } from './live-calls.js';
 import type { Step, UpstreamAnswer } from './step.js';
 
 /** How a held call ended: its last step, or the error it ended with. */
@@ -7,7 +6,8 @@ export type Ending = { readonly step: Step } | { readonly error: unknown };
 
 /** The request that ended a held call, and what it got. */
 export interface FinishedCall {
-  readonly owner: Owner;
+  /** The user the call answered (`undefined`: an anonymous host). */
+  readonly owner: string | undefined;
   readonly round: number;
   readonly answers: Readonly<Record<string, UpstreamAnswer>> | undefined;
   readonly ending: Ending;
@@ -52,7 +52,7 @@ export class FinishedCalls {
   replay(
     handle: string,
     request: {
-      readonly owner: Owner;
+      readonly owner: string | undefined;
       readonly round: number;
       readonly answers: Readonly<Record<string, UpstreamAnswer>> | undefined;
     },
