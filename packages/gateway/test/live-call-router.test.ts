@@ -1,9 +1,14 @@
 // RedisLiveCallRouter against a real redis-server: replicas of one process each (their own ioredis
-// clients), resumes passed to the replica a handle names, and everything that can go wrong on the way.
-import type { Resume, Step } from '@parley/gateway';
-import { RedisLiveCallRouter, type RedisLiveCallRouterOptions } from '@parley/gateway/redis';
+// clients), resumes passed to the replica a handle names, and everything that can go wrong on the way;
+// and openGatewayFleet, which opens a replica's shared parts from a configuration's fleet section.
+import { createGateway, type Resume, type Step } from '@parley/gateway';
+import {
+  openGatewayFleet,
+  RedisLiveCallRouter,
+  type RedisLiveCallRouterOptions,
+} from '@parley/gateway/redis';
 import { ToolError } from '@parley/server';
-import { type RedisServer, startRedis } from '@parley/testing';
+import { freePort, type RedisServer, startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -219,5 +224,49 @@ describe('RedisLiveCallRouter', () => {
       'warn Dropped a reply from a replica the resume was not sent to on the gateway fleet bus.',
     ]);
     expect(holder.logs.join('\n')).not.toContain('\u001b');
+  });
+});
+
+describe('openGatewayFleet', () => {
+  const keys = `k1:${Buffer.alloc(32, 9).toString('base64')}`;
+  const config = (fleet: Record<string, string>) => ({
+    upstreams: { files: { url: 'http://127.0.0.1:9/mcp' } },
+    fleet,
+  });
+
+  it("opens a replica's shared parts on Redis, which createGateway needs for a fleet section", async () => {
+    const fleetConfig = { redis: redis.url, replica: 'gw7', stateKeys: keys };
+    expect(() => createGateway(config(fleetConfig))).toThrow(
+      /fleet: a replica of a fleet needs its shared parts on Redis: const fleet = await openGatewayFleet\(config\.fleet\)/,
+    );
+    const fleet = await openGatewayFleet(fleetConfig);
+    try {
+      expect(fleet.options.router.replica).toMatch(/^gw7-[0-9a-f-]{36}$/);
+      expect(fleet.options.server.questionPages).toMatchObject({ store: expect.any(Object) });
+      expect(fleet.options.server.sessions?.router).toBeDefined();
+      const gateway = createGateway(config(fleetConfig), fleet.options);
+      await gateway.close();
+    } finally {
+      await fleet.close();
+    }
+  });
+
+  it('refuses a key ring that cannot be used, naming the field and the fix', async () => {
+    await expect(
+      openGatewayFleet({ redis: redis.url, replica: 'gw7', stateKeys: 'k1:c2hvcnQ=' }),
+    ).rejects.toThrow(
+      /fleet\.stateKeys: Key "k1" has a secret shorter than 32 bytes .*openssl rand -base64 32/,
+    );
+  });
+
+  it('says which Redis did not answer, never its password', async () => {
+    const nobody = `redis://:hunter2@127.0.0.1:${await freePort()}`;
+    const failure = await openGatewayFleet({ redis: nobody, replica: 'gw7', stateKeys: keys }).catch(
+      (error: unknown) => error as Error,
+    );
+    expect(String(failure)).toMatch(
+      /Redis at 127\.0\.0\.1:\d+ did not answer within 10 s; start it, or fix fleet\.redis in the configuration\./,
+    );
+    expect(String(failure)).not.toContain('hunter2');
   });
 });
