@@ -235,6 +235,7 @@ export interface UpstreamOAuthConfig {
   readonly issuer: string;
 }
 
+/** One upstream of the configuration: reached over Streamable HTTP (`url`), or started over stdio (`command`). */
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig;
 
 /** The gateway's configuration (`gateway.json`), checked by {@link readGatewayConfig}. */
