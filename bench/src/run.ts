@@ -12,7 +12,14 @@ import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { BenchResults, ClientResults } from './report/results.js';
-import { FEATURE_HOST, FEATURE_KINDS, GATEWAY_KIND, SERVER_KINDS, type ServerKind } from './servers/kinds.js';
+import {
+  CLIENT_FLOOR_KIND,
+  FEATURE_HOST,
+  FEATURE_KINDS,
+  GATEWAY_KIND,
+  SERVER_KINDS,
+  type ServerKind,
+} from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
 import { sourceVersion } from './source-version.js';
 import { measureClient } from './workloads/client-driver.js';
@@ -22,7 +29,7 @@ import { measureGatewayFlows } from './workloads/gateway-flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { measureOneHost } from './workloads/one-host.js';
-import { measureParkedCalls, measurePendingHeap } from './workloads/parked-calls.js';
+import { measureClientFloor, measureParkedCalls, measurePendingHeap } from './workloads/parked-calls.js';
 import { measureHeldResponses, measureStdioPending, WARMUP_HELD } from './workloads/pending-floors.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
@@ -266,10 +273,33 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         WARMUP_HELD,
       );
       await reference.stop();
+      progress('(h) the SDK client alone under a parked call, with and without its standalone GET stream');
+      const clientFloor = async (noGetStream: boolean) => {
+        const label = noGetStream ? ', no GET stream' : '';
+        const behind = await servers.start(
+          'parley',
+          `parley (HTTP, behind the client floor${label})`,
+          PATIENT_UPSTREAM,
+        );
+        const floor = await servers.start(CLIENT_FLOOR_KIND, `the SDK client alone${label}`, {
+          BENCH_UPSTREAM_URL: behind.url,
+          ...(noGetStream && { BENCH_NO_GET_STREAM: '1' }),
+        });
+        try {
+          return await measureClientFloor(floor, config.parkedCalls, WARMUP_HELD);
+        } finally {
+          await Promise.all([floor.stop(), behind.stop()]);
+        }
+      };
       measured.gateway = {
         shapes: GATEWAY_SHAPES,
         flows,
-        parked: { ...parked, pendingQuestion },
+        parked: {
+          ...parked,
+          pendingQuestion,
+          clientFloor: await clientFloor(false),
+          clientFloorNoGet: await clientFloor(true),
+        },
         ...(profiles && { profiles }),
       };
     }

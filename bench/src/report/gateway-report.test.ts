@@ -141,4 +141,29 @@ describe("the gateway's tables, (h)", () => {
     );
     expect(text).not.toContain('Profiles of the gateway');
   });
+
+  it('shows the SDK client alone under a parked call, with and without its GET stream, and names it in the goal', () => {
+    const floor = (session: number, call: number) => ({
+      session: cost(session, 900, 50),
+      sessionWithCall: cost(call, 900, 50),
+    });
+    const results = gateway(400, 120);
+    const partial = measured({
+      ...results,
+      parked: { ...results.parked, clientFloor: floor(58, 118), clientFloorNoGet: floor(10, 70) },
+    });
+    const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
+    expect(text).toContain(
+      '| the SDK client alone, connected as the gateway connects it: an idle 2025 session | the SDK client | 900 beyond 50 warm-up | 58.0 | 3.63× |',
+    );
+    expect(text).toContain(
+      '| the same: a session with one call waiting on its question | the SDK client | 900 beyond 50 warm-up | 118.0 | 7.38× |',
+    );
+    expect(text).toContain(
+      '| the same: a session with one call waiting on its question, without the standalone GET stream | the SDK client | 900 beyond 50 warm-up | 70.0 | 4.38× |',
+    );
+    expect(goal(partial, 'Heap per parked call').note).toBe(
+      'the upstream holds 30.0 KB for each of the same calls; the SDK client alone holds 118.0 KB for a session with a call waiting (70.0 KB without its standalone GET stream)',
+    );
+  });
 });

@@ -108,9 +108,43 @@ function parkedTable(gateway: GatewayResults): string {
         n1(reference),
         '1.00×',
       ],
+      ...clientFloorRows(parked, counted, times),
       ['goal', 'the gateway', '', n1(reference * PARKED_CALL_GOAL), `≤ ${n2(PARKED_CALL_GOAL)}×`],
     ],
   );
+}
+
+/** The SDK client alone under a parked call, with and without its standalone GET stream, when measured. */
+function clientFloorRows(
+  parked: GatewayResults['parked'],
+  counted: (cost: PendingCost) => string,
+  times: (kb: number) => string,
+): string[][] {
+  const rows: string[][] = [];
+  const floors = [
+    [parked.clientFloor, ''],
+    [parked.clientFloorNoGet, ', without the standalone GET stream'],
+  ] as const;
+  for (const [floor, variant] of floors) {
+    if (!floor) continue;
+    rows.push(
+      [
+        `the SDK client alone, connected as the gateway connects it: an idle 2025 session${variant}`,
+        'the SDK client',
+        counted(floor.session),
+        n1(floor.session.heapKbEach),
+        times(floor.session.heapKbEach),
+      ],
+      [
+        `the same: a session with one call waiting on its question${variant}`,
+        'the SDK client',
+        counted(floor.sessionWithCall),
+        n1(floor.sessionWithCall.heapKbEach),
+        times(floor.sessionWithCall.heapKbEach),
+      ],
+    );
+  }
+  return rows;
 }
 
 /** (h)'s sections of the report. */

@@ -382,7 +382,16 @@ function gatewayGoals(results: Measured): GoalCheck[] {
       parkedTarget,
       `${fixed(parked.gateway.heapKbEach)} KB (${parked.gateway.held} parked), ${fixed(ratio, 2)}× the ${fixed(parked.pendingQuestion.heapKbEach)} KB of a pending question`,
       ratio <= PARKED_CALL_GOAL,
-      `the upstream holds ${fixed(parked.upstream.heapKbEach)} KB for each of the same calls`,
+      [
+        `the upstream holds ${fixed(parked.upstream.heapKbEach)} KB for each of the same calls`,
+        parked.clientFloor &&
+          `the SDK client alone holds ${fixed(parked.clientFloor.sessionWithCall.heapKbEach)} KB for a session with a call waiting` +
+            (parked.clientFloorNoGet
+              ? ` (${fixed(parked.clientFloorNoGet.sessionWithCall.heapKbEach)} KB without its standalone GET stream)`
+              : ''),
+      ]
+        .filter(Boolean)
+        .join('; '),
     ),
   );
   return goals;

@@ -23,6 +23,7 @@ const NAMES: Record<ServerKind, string> = {
   'parley-features': 'Parley and each feature, one process',
   'sdk-sessions': 'raw SDK, its own HTTP sessions',
   gateway: 'the gateway',
+  'client-floor': 'the SDK client alone, holding 2025 sessions',
 };
 const mb = (value: number) => value.toFixed(1);
 

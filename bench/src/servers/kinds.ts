@@ -23,9 +23,16 @@ export const MEMORY_KINDS = ['sdk-sessions'] as const;
  * `BENCH_UPSTREAM_ERA`), for (h): the gateway's flows against the same upstream spoken to directly.
  */
 export const GATEWAY_KIND = 'gateway' as const;
+/**
+ * The official SDK client alone, holding 2025 sessions to a survey server (`BENCH_UPSTREAM_URL`)
+ * as the gateway holds them, each with a call waiting on its question: the floor under a parked
+ * call in (h). `BENCH_NO_GET_STREAM=1`: without the standalone GET stream.
+ */
+export const CLIENT_FLOOR_KIND = 'client-floor' as const;
 export type ServerKind =
   | (typeof SERVER_KINDS)[number]
   | FeatureKind
   | typeof FEATURE_HOST
   | (typeof MEMORY_KINDS)[number]
-  | typeof GATEWAY_KIND;
+  | typeof GATEWAY_KIND
+  | typeof CLIENT_FLOOR_KIND;

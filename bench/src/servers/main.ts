@@ -6,6 +6,7 @@
  *   node bench/dist/servers/main.js sdk-push stdio
  *   node bench/dist/servers/main.js sdk-sessions
  *   BENCH_UPSTREAM_URL=<survey server> BENCH_UPSTREAM_ERA=<revision> node bench/dist/servers/main.js gateway
+ *   BENCH_UPSTREAM_URL=<survey server> [BENCH_NO_GET_STREAM=1] node bench/dist/servers/main.js client-floor
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
  * stdin/stdout (and with `BENCH_SIDE_CHANNEL=1` opens its side channel on loopback and prints
@@ -15,10 +16,12 @@
  * SIGTERM closes it cleanly (so `--cpu-prof` can write its profile).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { listenClientFloor } from './client-floor.js';
 import { listenFloor } from './floor.js';
 import { gatewayOptionsFromEnv, listenGateway } from './gateway.js';
 import { listenJsonFloor } from './json-floor.js';
 import {
+  CLIENT_FLOOR_KIND,
   FEATURE_HOST,
   FEATURE_KINDS,
   type FeatureKind,
@@ -74,6 +77,11 @@ async function start(): Promise<() => Promise<unknown>> {
     'sdk-floor': listenSdkFloor,
     'sdk-sessions': listenSdkSessions,
     [GATEWAY_KIND]: () => listenGateway(gatewayOptionsFromEnv(process.env)),
+    [CLIENT_FLOOR_KIND]: () =>
+      listenClientFloor({
+        upstreamUrl: gatewayOptionsFromEnv(process.env).upstreamUrl,
+        noGetStream: process.env.BENCH_NO_GET_STREAM === '1',
+      }),
   };
   const listening = isFeatureKind(kind)
     ? await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] })
@@ -82,7 +90,7 @@ async function start(): Promise<() => Promise<unknown>> {
       : undefined;
   if (!listening)
     throw new Error(
-      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS, GATEWAY_KIND].join(', ')}.`,
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS, GATEWAY_KIND, CLIENT_FLOOR_KIND].join(', ')}.`,
     );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_KIND } from '../servers/kinds.js';
+import { CLIENT_FLOOR_KIND, GATEWAY_KIND } from '../servers/kinds.js';
 import { ServerProcess } from '../servers/spawn.js';
 import { GATEWAY_TARGETS, measureGatewayFlows } from './gateway-flows.js';
-import { measureParkedCalls, measurePendingHeap } from './parked-calls.js';
+import { measureClientFloor, measureParkedCalls, measurePendingHeap } from './parked-calls.js';
 
 // The measurers spawn real server processes, which run the built bench (bench/dist).
 const main = fileURLToPath(new URL('../../dist/servers/main.js', import.meta.url));
@@ -75,4 +75,34 @@ describe('(h) the gateway', { timeout: 90_000 }, () => {
       await parley.stop();
     }
   });
+
+  it.each([false, true])(
+    'counts the heap of the SDK client alone: an idle session, and one with a call waiting (no GET stream: %s)',
+    async (noGetStream) => {
+      const upstream = await ServerProcess.start('parley', { main, env: PATIENT });
+      const floor = await ServerProcess.start(CLIENT_FLOOR_KIND, {
+        main,
+        env: { BENCH_UPSTREAM_URL: upstream.url, ...(noGetStream && { BENCH_NO_GET_STREAM: '1' }) },
+      });
+      try {
+        const cost = await measureClientFloor(floor, 40, 10);
+        expect(cost.session.held).toBe(40);
+        // Idle sessions wait on no question; the sessions with a call each have theirs.
+        expect(cost.session.after.handlersRunning).toBe(10);
+        expect(cost.sessionWithCall.after.handlersRunning).toBe(50);
+        const upstreamStats = await upstream.stats();
+        expect(upstreamStats.handlersRunning).toBe(50);
+        // Each session's standalone GET stream is a connection of its own, held open: 90 of them, or none.
+        const streams = upstreamStats.connections!.open;
+        if (noGetStream) expect(streams).toBeLessThan(90);
+        else expect(streams).toBeGreaterThanOrEqual(90 + 50);
+        for (const part of [cost.session, cost.sessionWithCall]) {
+          expect(part.heapKbEach).toBeGreaterThan(0.5);
+          expect(part.heapKbEach).toBeLessThan(1000);
+        }
+      } finally {
+        await Promise.all([floor.stop(), upstream.stop()]);
+      }
+    },
+  );
 });

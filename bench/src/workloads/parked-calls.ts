@@ -9,7 +9,7 @@
 import { IdSource, parseReply, runFlow } from '../load/flow.js';
 import { KeepAlivePoster } from '../load/http-post.js';
 import { openingRequest, REQUEST_HEADERS } from '../load/messages.js';
-import type { StatsSource } from '../servers/side-channel-client.js';
+import { SideChannelClient, type StatsSource } from '../servers/side-channel-client.js';
 import type { ServerProcess } from '../servers/spawn.js';
 import { keyOf } from '../survey.js';
 import { answeredSession, reading, silentSession, waitUntil } from './memory.js';
@@ -23,6 +23,18 @@ export interface ParkedCalls {
   readonly upstream: PendingCost;
   /** A pending 2025-era question on Parley over HTTP sessions, as (f) (iv) counts it. */
   readonly pendingQuestion: PendingCost;
+  /** The SDK client alone, as the gateway connects it; absent in results from before it was measured. */
+  readonly clientFloor?: ClientFloor;
+  /** The same without the standalone GET stream each session opens; absent in older results. */
+  readonly clientFloorNoGet?: ClientFloor;
+}
+
+/** The official SDK client alone under a parked call (servers/client-floor.ts). */
+export interface ClientFloor {
+  /** An idle 2025 session, connected as the gateway connects one. */
+  readonly session: PendingCost;
+  /** A session with one call waiting on its question: a parked call without the gateway's own part. */
+  readonly sessionWithCall: PendingCost;
 }
 
 /** Whole flows run through the gateway before the first reading, so the code on their path is compiled. */
@@ -87,6 +99,27 @@ async function readAfterGc(server: StatsSource) {
 
 function costOf(held: number, before: PendingCost['before'], after: PendingCost['after']): PendingCost {
   return { held, before, after, heapKbEach: ((after.heapMb - before.heapMb) * 1024) / held };
+}
+
+/**
+ * What the SDK client alone holds for a parked call, in a `client-floor` process: `warmup` sessions
+ * with a call each first, a reading, `held` idle sessions more, a reading, `held` sessions with a
+ * call each more, a reading. Its upstream takes `warmup + 2 × held` sessions.
+ */
+export async function measureClientFloor(
+  floor: ServerProcess,
+  held: number,
+  warmup: number,
+): Promise<ClientFloor> {
+  const side = new SideChannelClient(floor.url, floor.kind);
+  const hold = async (count: number, calls: boolean) => {
+    await side.get(`/hold?count=${count}&calls=${calls ? 1 : 0}`);
+    return readAfterGc(floor);
+  };
+  const first = await hold(warmup, true);
+  const idle = await hold(held, false);
+  const withCalls = await hold(held, true);
+  return { session: costOf(held, first, idle), sessionWithCall: costOf(held, idle, withCalls) };
 }
 
 /**

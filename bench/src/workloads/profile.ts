@@ -31,6 +31,7 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'parley-features': [...PARLEY, '@opentelemetry/api'],
   'sdk-sessions': [...SDK, 'bench'],
   gateway: GATEWAY,
+  'client-floor': ['bench'],
 };
 
 /** The `byParty` name of the official SDK's work. */
@@ -52,6 +53,7 @@ const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> =
     Parley: [...PARLEY, '@parley/client'],
     [SDK_PARTY]: [...SDK, ...SDK_CLIENT],
   },
+  'client-floor': { [SDK_PARTY]: SDK_CLIENT },
 };
 
 export interface ServerProfile extends ProfileSummary {
