@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config.js';
-import type { LoadSummary } from '../workloads/flows.js';
-import type { MemoryReading } from '../workloads/memory.js';
 import type { PendingCost } from '../workloads/pending-cost.js';
 import { checkGoals } from './goals.js';
 import { renderMarkdown } from './markdown.js';
-import type { BenchResults, GatewayResults } from './results.js';
-
-const load = (flowsPerSecond: number, roundP99Ms: number, cpuPerRoundUs: number): LoadSummary => ({
-  flowsPerSecond,
-  roundP50Ms: roundP99Ms / 4,
-  roundP99Ms,
-  cpuPerFlowUs: cpuPerRoundUs * 2,
-  cpuPerRoundUs,
-  runs: [],
-});
-
-const memory = (heapMb: number, handlersRunning: number): MemoryReading => ({
-  heapMb,
-  rssMb: heapMb * 5,
-  handlersRunning,
-});
+import type { GatewayResults } from './results.js';
+import {
+  goalOf as goal,
+  loadSummary as load,
+  measuredResults,
+  memoryReading as memory,
+} from './results-fixture.js';
 
 /** `held` calls (beyond `warmup`) that took `kb` each. */
 const cost = (kb: number, held: number, warmup: number): PendingCost => ({
@@ -53,32 +41,7 @@ function gateway(modernThrough: number, parkedKb: number): GatewayResults {
   };
 }
 
-function measured(gatewayResults?: GatewayResults): Omit<BenchResults, 'goals'> {
-  const parsed = parseConfig(['--only', 'h']);
-  if ('problem' in parsed) throw new Error(parsed.problem);
-  return {
-    format: 1,
-    date: '2026-12-07T00:00:00.000Z',
-    config: parsed.config,
-    machine: {
-      cpuModel: 'Test CPU',
-      cores: 2,
-      node: 'v20.20.2',
-      platform: 'linux x64',
-      memoryGb: 24,
-      loadAverageAtStart: 0.2,
-      loadAverageAtEnd: 0.4,
-    },
-    serverLogs: [],
-    ...(gatewayResults && { gateway: gatewayResults }),
-  };
-}
-
-const goal = (results: Omit<BenchResults, 'goals'>, start: string) => {
-  const found = checkGoals(results).find((check) => check.goal.startsWith(start));
-  if (!found) throw new Error(`no goal starting "${start}"`);
-  return found;
-};
+const measured = (gateway?: GatewayResults) => measuredResults(gateway && { gateway });
 
 describe("the gateway's goals, (h)", () => {
   it('are not measured, never met, when (h) did not run', () => {
