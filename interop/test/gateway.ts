@@ -50,11 +50,12 @@ export async function startGateway(config: { upstreams: Record<string, unknown> 
 export async function startGatewayProcess(
   args: readonly string[],
   upstreams: readonly string[],
-  options: { cwd?: string } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningGateway> {
   const child: ChildProcess = spawn(process.execPath, [PARLEY, 'gateway', '--audit', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.cwd !== undefined && { cwd: options.cwd }),
+    ...(options.env !== undefined && { env: options.env }),
   });
   const audit: AuditLine[] = [];
   const connected = new Set<string>();
