@@ -3,16 +3,8 @@
 // 2025 clients a session each, asked with elicitInput. Prints its URL on its first line.
 // Usage: node ts-v2-server.mjs
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
-import {
-  createMcpHandler,
-  inputRequired,
-  inputResponse,
-  isLegacyRequest,
-  McpServer,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
+import { serveBothEras } from '@parley/testing/both-eras';
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const CONFIRM = {
@@ -53,30 +45,6 @@ function build(era) {
   return server;
 }
 
-const modern = createMcpHandler(() => build('modern'), { legacy: 'reject' });
-const sessions = new Map();
-async function legacy(request) {
-  const sessionId = request.headers.get('mcp-session-id');
-  const existing = sessionId ? sessions.get(sessionId) : undefined;
-  if (existing) return existing.handleRequest(request);
-  if (sessionId)
-    return Response.json(
-      { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unknown session' } },
-      { status: 404 },
-    );
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => sessions.set(id, transport),
-  });
-  transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-  await build('legacy').connect(transport);
-  return transport.handleRequest(request);
-}
-const http = createServer(
-  getRequestListener(async (request) => {
-    if (new URL(request.url).pathname !== '/mcp') return new Response('Not found', { status: 404 });
-    return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
-  }),
-);
-http.listen(0, '127.0.0.1', () => process.stdout.write(`http://127.0.0.1:${http.address().port}/mcp\n`));
-process.on('SIGTERM', () => http.close(() => process.exit(0)));
+const server = await serveBothEras(build);
+process.stdout.write(`${server.url}\n`);
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
