@@ -1,6 +1,7 @@
 // The questions the third-party upstreams behind the gateway ask (see startThirdPartyGateway), what
 // the person is shown for each, and what the upstream reports back for each answer: the table the
 // gateway tests check every host against.
+import type { AuditLine } from './gateway.js';
 import type { Plan } from './peers.js';
 
 export type Action = 'accept' | 'decline' | 'cancel';
@@ -134,4 +135,23 @@ export function planFor(actions: ReadonlyMap<GatewayQuestion, Action>): Plan {
       }),
     ),
   };
+}
+
+/**
+ * What the gateway's audit says of each question, in the table's order: `[tool, pairing, mode,
+ * outcome]` for every event it printed about it (one each, when each was asked once).
+ */
+export function auditOf(audit: readonly AuditLine[]): string[][][] {
+  return QUESTIONS.map((question) =>
+    audit
+      .filter((event) => event.name === question.tool)
+      .map((event) => [event.name, event.pairing, event.mode, event.outcome]),
+  );
+}
+
+/** {@link auditOf} as it should be: each question once, on its pairing, with the person's action. */
+export function expectedAudit(actions: ReadonlyMap<GatewayQuestion, Action>, host: Revision): string[][][] {
+  return QUESTIONS.map((question) => [
+    [question.tool, `${host} > ${question.upstream}`, question.mode, actions.get(question)!],
+  ]);
 }

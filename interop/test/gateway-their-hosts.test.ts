@@ -23,6 +23,8 @@ import { type RunningGateway, startThirdPartyGateway } from './gateway.js';
 import {
   type Action,
   actionsFor,
+  auditOf,
+  expectedAudit,
   type GatewayQuestion,
   outcomeOf,
   planFor,
@@ -68,16 +70,7 @@ function checkRun(
   expect(shown.map((question) => [question.message, question.mode ?? 'form', question.url])).toEqual(
     expected.map((question) => [question.message, question.mode, question.url]),
   );
-  const audit = running.gateway.audit().slice(auditBefore);
-  for (const question of QUESTIONS) {
-    expect(audit.filter((event) => event.name === question.tool)).toEqual([
-      expect.objectContaining({
-        pairing: `${host} > ${question.upstream}`,
-        mode: question.mode,
-        outcome: actions.get(question),
-      }),
-    ]);
-  }
+  expect(auditOf(running.gateway.audit().slice(auditBefore))).toEqual(expectedAudit(actions, host));
 }
 
 describe('third-party hosts, every question of every upstream at once', () => {
