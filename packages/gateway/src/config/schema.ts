@@ -285,7 +285,7 @@ export interface UpstreamOAuthConfig {
   readonly issuer: string;
 }
 
-/** An upstream: reached over HTTP (`url`) or started on stdio (`command`). */
+/** One upstream: a server reached over Streamable HTTP, or one the gateway starts and speaks to over stdio. */
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig;
 
 /** The gateway's configuration (`gateway.json`), checked by {@link readGatewayConfig}. */
