@@ -62,7 +62,7 @@ const resumeOf = (handle: string, holdMs = 1_000): Resume => ({
 const asked = (handle: string): Step => ({
   kind: 'ask',
   requests: { q1: { method: 'elicitation/create', params: { message: 'Which day?' } } },
-  via: { kind: 'live', handle, round: 2 },
+  via: { kind: 'live', handle, round: 2, revision: '2025-11-25' },
 });
 
 describe('RedisLiveCallRouter', () => {

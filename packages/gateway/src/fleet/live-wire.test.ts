@@ -25,7 +25,7 @@ describe('the messages gateway replicas resume held calls with', () => {
     const step = {
       kind: 'ask',
       requests: { q1: { method: 'elicitation/create', params: { message: 'Boxes?' } } },
-      via: { kind: 'live', handle: HANDLE, round: 2 },
+      via: { kind: 'live', handle: HANDLE, round: 2, revision: '2025-11-25' },
     };
     expect(readLiveMessage(JSON.stringify({ t: 'step', id: 'm1', from: 'gw1-1', step }), 1e6)).toEqual({
       message: { t: 'step', id: 'm1', from: 'gw1-1', step },
@@ -68,11 +68,14 @@ describe('the messages gateway replicas resume held calls with', () => {
       'a step that does not name a held call',
     );
     expect(
+      dropped(step({ kind: 'wait', via: { kind: 'live', handle: HANDLE, round: 1, revision: '<b>' } })),
+    ).toBe('a step that does not name a held call');
+    expect(
       dropped(
         step({
           kind: 'ask',
           requests: { q1: { method: 7 } },
-          via: { kind: 'live', handle: HANDLE, round: 1 },
+          via: { kind: 'live', handle: HANDLE, round: 1, revision: '2025-11-25' },
         }),
       ),
     ).toBe('a step with a question that is not { method, params }');

@@ -38,6 +38,8 @@ export const REPLICA_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const HANDLE = /^[A-Za-z0-9_-]{1,100}\.[A-Za-z0-9_-]{16,128}$/;
 const KEY = /^[\w.-]{1,64}$/;
+/** The protocol revision a held call's session speaks, e.g. `2025-11-25`. */
+const REVISION = /^\d{4}-\d{2}-\d{2}$/;
 /** The longest a resume may ask the holder to wait for the call's next step. */
 export const MAX_HOLD_MS = 120_000;
 /** Questions one round may carry (as the gateway takes them from an upstream). */
@@ -121,7 +123,7 @@ function isAnswer(value: unknown): value is UpstreamAnswer {
   );
 }
 
-/** A held call's step: its result, its next questions, or `wait`, always naming the call by its handle. */
+/** A held call's step: its result, its next questions, or `wait`, always naming the call by its handle (and its session's revision). */
 function readStep(value: unknown): Step | string {
   if (!isRecord(value)) return 'that is not an object';
   if (value.kind === 'result')
@@ -133,11 +135,18 @@ function readStep(value: unknown): Step | string {
     via.kind !== 'live' ||
     typeof via.handle !== 'string' ||
     !HANDLE.test(via.handle) ||
-    !Number.isSafeInteger(via.round)
+    !Number.isSafeInteger(via.round) ||
+    typeof via.revision !== 'string' ||
+    !REVISION.test(via.revision)
   )
     return 'that does not name a held call';
-  if (value.kind === 'wait')
-    return { kind: 'wait', via: { kind: 'live', handle: via.handle, round: via.round as number } };
+  const live = {
+    kind: 'live',
+    handle: via.handle,
+    round: via.round as number,
+    revision: via.revision,
+  } as const;
+  if (value.kind === 'wait') return { kind: 'wait', via: live };
   if (!isRecord(value.requests)) return 'whose questions are not an object';
   const entries = Object.entries(value.requests);
   if (entries.length === 0 || entries.length > MAX_KEYS) return `with 0 or more than ${MAX_KEYS} questions`;
@@ -153,7 +162,7 @@ function readStep(value: unknown): Step | string {
       return 'with a question that is not { method, params }';
     requests[key] = request as unknown as UpstreamRequest;
   }
-  return { kind: 'ask', requests, via: { kind: 'live', handle: via.handle, round: via.round as number } };
+  return { kind: 'ask', requests, via: live };
 }
 
 function readError(value: unknown): WireError | undefined {

@@ -141,6 +141,7 @@ describe('LiveCalls', () => {
         new Promise(() => {
           ask = () => void live.incoming({ method: 'elicitation/create', params: { message: 'Later?' } });
         }),
+      '2025-11-25',
     );
     const handle = calls.park(live, undefined, 'desk');
     const comeBack = { handle, owner: undefined, round: 0, answers: undefined, holdMs: 20 };
