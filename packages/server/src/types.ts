@@ -84,6 +84,12 @@ export interface ParleyContext {
   /** `modern` is 2026-07-28 (stateless rounds); `handshake` the 2025 revisions (questions over the session). */
   readonly era: 'modern' | 'handshake';
   readonly protocolVersion: string;
+  /**
+   * How the request came: `http` (Streamable HTTP, either era) or `stdio` (the one client that
+   * started this process). A stdio connection is one client for its whole life; over HTTP only a
+   * 2025 session (`ctx.sdk.sessionId`) or the verified user ties one request to another.
+   */
+  readonly transport: 'http' | 'stdio';
   /** The verified user, when the request was authenticated. */
   readonly user: Principal | undefined;
   /** What the client says about itself. Self-reported: never use it for decisions. */

@@ -156,6 +156,10 @@ class CallContext implements ParleyContext {
     return this.#facts.protocolVersion;
   }
 
+  get transport(): ParleyContext['transport'] {
+    return this.#facts.transport;
+  }
+
   get user(): Principal | undefined {
     return this.#facts.user;
   }
