@@ -11,10 +11,11 @@ export interface HostFacts {
   /** What the upstream is told the client can do (see `upstreamCapabilities`). */
   readonly capabilities: ClientCapabilities;
   /**
-   * Which 2025 session of an upstream serves this caller: the host's own session, its user, the
-   * stdio connection, or (an anonymous 2026-07-28 caller) this call alone.
+   * Which 2025 sessions of an upstream serve this caller: those of the host's own session, of its
+   * user, or of the stdio host; `undefined` (an anonymous 2026-07-28 host over HTTP, whose calls
+   * nothing ties together) a session of this call alone, closed as soon as the call ends.
    */
-  readonly sessionKey: string;
+  readonly sessionKey: string | undefined;
   /** The host's verified user (a parked call answers only them). */
   readonly owner: Owner;
   /** The host request's own `_meta` entries that travel on (trace context, application keys). */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
 import type { Json, ParleyContext } from '@parley/server';
@@ -115,11 +114,12 @@ function hostFacts(
 /** Which 2025 upstream session serves the caller, and whom a held call answers. */
 function caller(ctx: ParleyContext): Pick<HostFacts, 'sessionKey' | 'owner'> {
   const owner = ctx.user?.id;
-  if (ctx.era === 'handshake')
-    return { sessionKey: ctx.sdk.sessionId === undefined ? 'stdio' : `session:${ctx.sdk.sessionId}`, owner };
-  if (ctx.sdk.http === undefined) return { sessionKey: 'stdio', owner };
-  // An anonymous 2026-07-28 caller has nothing that lasts beyond this call: a session of its own.
-  return { sessionKey: owner === undefined ? `call:${randomUUID()}` : `user:${owner}`, owner };
+  // stdio is one host for the life of the process.
+  if (ctx.transport === 'stdio') return { sessionKey: 'stdio', owner };
+  const session = ctx.era === 'handshake' ? ctx.sdk.sessionId : undefined;
+  if (session !== undefined) return { sessionKey: `session:${session}`, owner };
+  // A 2026-07-28 caller over HTTP is its user, or (anonymous) nothing that lasts beyond this call.
+  return { sessionKey: owner === undefined ? undefined : `user:${owner}`, owner };
 }
 
 /** The log level a 2026-07-28 host asked for on this request (none: it wants no log messages). */

@@ -1,5 +1,9 @@
-import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, Transport } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { connectSdk, type SdkConnectOptions } from '@parley/client/raw';
 import type { Json } from '@parley/server';
 import type { UpstreamRequest } from '../relay/step.js';
@@ -8,6 +12,9 @@ import { isUnreachable } from './reachability.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
+
+/** How long the upstream may take to end a session the gateway closes (it is closed here regardless). */
+const TERMINATE_MS = 5_000;
 
 /** What the server-to-client requests of a 2025 upstream may be. */
 const SERVER_REQUESTS = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list']);
@@ -20,10 +27,11 @@ const SERVER_REQUESTS = new Set(['elicitation/create', 'sampling/createMessage',
 export class LegacySession {
   readonly #calls = new Set<LiveCall>();
   #sdk: Client | undefined;
+  #transport: Transport | undefined;
   #closed = false;
   #lastUsed = Date.now();
   protocolVersion = '';
-  /** Told once when the session ends (the upstream closed it, or its process exited). */
+  /** Told once when the session ends (closed here, closed by the upstream, or its process exited). */
   onclose: (() => void) | undefined;
 
   /** Opens the session; `options` are how the upstream is reached. */
@@ -40,6 +48,7 @@ export class LegacySession {
       prepare: (sdk) => session.#prepare(sdk),
     });
     session.#sdk = connected.sdk;
+    session.#transport = connected.transport;
     session.protocolVersion = connected.protocolVersion;
     connected.sdk.onclose = () => session.#ended();
     // Over HTTP nothing closes when the upstream goes: a failed send or stream says so.
@@ -66,8 +75,15 @@ export class LegacySession {
     return this.#lastUsed;
   }
 
-  /** Starts a call; it stays open while the upstream asks its questions. */
-  start(method: string, params: Readonly<Record<string, unknown>>): LiveCall {
+  /**
+   * Starts a call; it stays open while the upstream asks its questions. The session's `last` call
+   * closes it when it ends (before its outcome is handed on).
+   */
+  start(
+    method: string,
+    params: Readonly<Record<string, unknown>>,
+    options?: { readonly last?: boolean },
+  ): LiveCall {
     const sdk = this.#sdk;
     if (sdk === undefined || this.#closed) throw new Error('The upstream session is closed');
     this.#lastUsed = Date.now();
@@ -80,18 +96,31 @@ export class LegacySession {
             timeout: LIVE_CALL_TIMEOUT_MS,
             onprogress: (progress) => live.progress(progress),
           })
-          .finally(() => this.#calls.delete(live)),
+          .finally(() => {
+            this.#calls.delete(live);
+            if (options?.last) void this.close();
+          }),
       this.protocolVersion,
     );
     this.#calls.add(live);
     return live;
   }
 
+  /** Ends the session here and, over HTTP, at the upstream too (`DELETE`), so it frees what it holds. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const live of this.#calls) live.cancel('the gateway closed the upstream session');
-    await this.#sdk?.close().catch(() => {});
+    this.onclose?.();
+    const sdk = this.#sdk;
+    const transport = this.#transport;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      // Closing the client aborts a DELETE the upstream is slow to answer.
+      const giveUp = setTimeout(() => void sdk?.close().catch(() => {}), TERMINATE_MS);
+      await transport.terminateSession().catch(() => {});
+      clearTimeout(giveUp);
+    }
+    await sdk?.close().catch(() => {});
   }
 
   #prepare(sdk: Client): void {

@@ -10,7 +10,10 @@ const IDLE_MS = 5 * 60_000;
 interface Lane {
   readonly id: string;
   readonly opening: Promise<LegacySession>;
-  /** Set while a call is being started on it (between picking it and the call counting as busy). */
+  /**
+   * Set while a call is being started on it (between picking it and the call counting as busy);
+   * for good on a session of one call alone.
+   */
   claimed: boolean;
 }
 
@@ -20,7 +23,8 @@ interface Lane {
  * call a server request belongs to (over stdio nothing does; over HTTP only the stream it came on,
  * which the SDK does not tell), so a session with one call in flight attributes every question
  * without guessing. A caller (a host session, a user) with calls in flight at once gets a session
- * per call ("lanes" of the same key); idle ones are closed.
+ * per call ("lanes" of the same key); idle ones are closed. A call of no caller (no key) gets a
+ * session of its own, closed as soon as the call ends.
  */
 export class SessionPool {
   readonly #reach: Reach;
@@ -33,6 +37,7 @@ export class SessionPool {
   readonly #failure: (error: unknown) => unknown;
   readonly #lanes = new Map<string, Lane[]>();
   readonly #sweeper: NodeJS.Timeout;
+  #alone = 0;
 
   constructor(options: {
     readonly upstream: string;
@@ -60,13 +65,21 @@ export class SessionPool {
     return count;
   }
 
-  /** Starts a call on a free session of `key` that declares `capabilities`, opening one if none is free. */
+  /**
+   * Starts a call on a free session of `key` that declares `capabilities`, opening one if none is
+   * free; with no key, on a session of its own that closes when the call ends.
+   */
   async start(
-    key: string,
+    key: string | undefined,
     capabilities: ClientCapabilities,
     method: string,
     params: Readonly<Record<string, unknown>>,
   ): Promise<LiveCall> {
+    if (key === undefined) {
+      const lane = this.#open(`\0${++this.#alone}`, capabilities);
+      lane.claimed = true;
+      return (await lane.opening).start(method, params, { last: true });
+    }
     const id = `${key}\0${JSON.stringify(capabilities)}`;
     const lanes = this.#lanes.get(id) ?? [];
     for (const lane of lanes) {
@@ -137,9 +150,7 @@ export class SessionPool {
       for (const lane of lanes) {
         void lane.opening
           .then((session) => {
-            // A session made for one anonymous call goes as soon as that call is over.
-            const perCall = lane.id.startsWith('call:');
-            if (lane.claimed || session.busy > 0 || (!perCall && now - session.lastUsed < IDLE_MS)) return;
+            if (lane.claimed || session.busy > 0 || now - session.lastUsed < IDLE_MS) return;
             this.#drop(lane);
             return session.close();
           })
