@@ -14,8 +14,8 @@ import { jwtVerifier, protectedResource } from '@parley/server/oauth';
 import type { AuditSink } from './audit.js';
 import { GatewayConfigError, readGatewayConfig } from './config/read-config.js';
 import type { GatewayConfig } from './config/schema.js';
+import { type LiveCallRouter, LiveCalls } from './held/live-calls.js';
 import { Mounts } from './mount/mounts.js';
-import { type LiveCallRouter, LiveCalls } from './relay/live-calls.js';
 import type { RelaySettings } from './relay/relay-call.js';
 import { Upstream, type UpstreamStatus } from './upstream/upstream.js';
 

@@ -13,6 +13,6 @@ export type {
   UpstreamOAuthConfig,
 } from './config/schema.js';
 export { createGateway, Gateway, type GatewayOptions, type GatewayStatus } from './gateway.js';
-export type { LiveCallRouter, Resume } from './relay/live-calls.js';
-export type { Step, UpstreamAnswer, UpstreamRequest, Via } from './relay/step.js';
+export type { LiveCallRouter, Resume } from './held/live-calls.js';
+export type { Step, UpstreamAnswer, UpstreamRequest, Via } from './leg/step.js';
 export type { UpstreamStatus } from './upstream/upstream.js';

@@ -1,6 +1,6 @@
 import { isRecord } from '@parley/core';
-import type { Resume } from '../relay/live-calls.js';
-import type { Step, UpstreamAnswer, UpstreamRequest } from '../relay/step.js';
+import type { Resume } from '../held/live-calls.js';
+import type { Step, UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 
 /**
  * The messages gateway replicas exchange over Redis pub/sub to resume a held call on the replica

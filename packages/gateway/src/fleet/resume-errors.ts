@@ -1,6 +1,6 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { ToolError } from '@parley/server';
-import { ParkedCallError } from '../relay/live-calls.js';
+import { ParkedCallError } from '../held/live-calls.js';
 import type { WireError } from './live-wire.js';
 
 /** What a resume on the holding replica failed with, fit to travel back to the replica that asked. */

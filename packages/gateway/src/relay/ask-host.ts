@@ -1,6 +1,6 @@
 import { type BatchItem, SamplingDeclinedError, ToolError } from '@parley/server';
 import type { AuditSink, QuestionAudit } from '../audit.js';
-import type { UpstreamAnswer, UpstreamRequest } from './step.js';
+import type { UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 import { type Reading, type ReadQuestion, readQuestion } from './upstream-question.js';
 
 /** What asking one round of an upstream's questions needs, besides the questions. */

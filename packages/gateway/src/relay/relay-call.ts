@@ -2,14 +2,13 @@ import { LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/ser
 import { isRecord } from '@parley/core';
 import type { Json, ParleyContext } from '@parley/server';
 import type { AuditSink } from '../audit.js';
-import type { LiveListeners } from '../upstream/live-call.js';
+import type { LiveCalls } from '../held/live-calls.js';
+import type { HostFacts, LiveListeners } from '../leg/host-facts.js';
+import type { Step } from '../leg/step.js';
 import type { Upstream, UpstreamCall } from '../upstream/upstream.js';
 import { askHost } from './ask-host.js';
 import { upstreamCapabilities } from './capabilities.js';
-import type { HostFacts } from './host-facts.js';
-import type { LiveCalls } from './live-calls.js';
 import { followTask } from './relay-task.js';
-import type { Step } from './step.js';
 
 /** What every relayed call shares: the gateway's settings and its held calls. */
 export interface RelaySettings {

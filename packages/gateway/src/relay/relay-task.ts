@@ -1,10 +1,10 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
 import { type ParleyContext, ToolError } from '@parley/server';
+import type { HostFacts } from '../leg/host-facts.js';
+import type { UpstreamRequest } from '../leg/step.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { askHost, type HostAsk } from './ask-host.js';
-import type { HostFacts } from './host-facts.js';
-import type { UpstreamRequest } from './step.js';
 
 const DEFAULT_POLL_MS = 500;
 const MIN_POLL_MS = 50;

@@ -19,7 +19,7 @@ import {
   ToolError,
   unsafeUrlParts,
 } from '@parley/server';
-import type { UpstreamAnswer, UpstreamRequest } from './step.js';
+import type { UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 
 /** The longest message (or URL) of an upstream question the gateway passes on, in characters. */
 export const MAX_MESSAGE_CHARS = 10_000;

@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { connectSdk, type SdkConnectOptions } from '@parley/client/raw';
 import type { Json } from '@parley/server';
-import type { UpstreamRequest } from '../relay/step.js';
-import { answerError, LiveCall } from './live-call.js';
+import { answerError, LiveCall } from '../held/live-call.js';
+import type { UpstreamRequest } from '../leg/step.js';
 import { isUnreachable } from './reachability.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */

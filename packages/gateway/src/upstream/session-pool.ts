@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ToolError } from '@parley/server';
+import type { LiveCall } from '../held/live-call.js';
 import { LegacySession } from './legacy-session.js';
-import type { LiveCall } from './live-call.js';
 import type { Reach } from './reach.js';
 
 /** A 2025 session no call used for this long is closed. */

@@ -1,13 +1,7 @@
 import { isRecord } from '@parley/core';
 import { type Json, ToolError } from '@parley/server';
-import type { Step, UpstreamRequest } from '../relay/step.js';
-
-/** Questions one upstream round may carry; past it the call ends (an upstream that floods questions). */
-export const MAX_QUESTIONS_PER_ROUND = 20;
-/** The largest `input_required` result the gateway takes from an upstream (its questions and state), in bytes. */
-export const MAX_ROUND_BYTES = 256 * 1024;
-/** The largest result the gateway passes on, in bytes. */
-export const MAX_RESULT_BYTES = 16 * 1024 * 1024;
+import { MAX_QUESTIONS_PER_ROUND, MAX_RESULT_BYTES, MAX_ROUND_BYTES } from '../leg/limits.js';
+import type { Step, UpstreamRequest } from '../leg/step.js';
 
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 

@@ -10,11 +10,10 @@ import {
 import { asksOnlyOverHandshake, connectSdk, type SdkConnection } from '@parley/client/raw';
 import { ToolError } from '@parley/server';
 import type { UpstreamConfig } from '../config/schema.js';
-import type { HostFacts } from '../relay/host-facts.js';
-import type { LiveCalls } from '../relay/live-calls.js';
-import type { Step, UpstreamAnswer, Via } from '../relay/step.js';
+import type { LiveCalls } from '../held/live-calls.js';
+import type { HostFacts, LiveListeners } from '../leg/host-facts.js';
+import type { Step, UpstreamAnswer, Via } from '../leg/step.js';
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
-import type { LiveListeners } from './live-call.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
 import { isUnreachable } from './reachability.js';
 import { SessionPool } from './session-pool.js';

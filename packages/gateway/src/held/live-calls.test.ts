@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LiveCall } from '../upstream/live-call.js';
+import { LiveCall } from './live-call.js';
 import { LiveCalls, ParkedCallError } from './live-calls.js';
 
 /** A held call whose upstream asks one question, then answers with what it was told. */

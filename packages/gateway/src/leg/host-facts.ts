@@ -1,6 +1,15 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
-import type { LiveListeners } from '../upstream/live-call.js';
-import type { Owner } from './live-calls.js';
+
+/** Who a held call belongs to: the host's verified user, or nobody (the handle is then the capability). */
+export type Owner = string | undefined;
+
+/** What the host side of a call wants to hear while the upstream call is open (per round on 2026-07-28). */
+export interface LiveListeners {
+  progress?(params: { progress: number; total?: number; message?: string }): void;
+  log?(params: { level: string; data: unknown; logger?: string }): void;
+  /** A URL question's flow finished (2025-11-25 `notifications/elicitation/complete`), by the upstream's id. */
+  urlComplete?(upstreamElicitationId: string): void;
+}
 
 /**
  * What one run of the gateway's handler knows of the host, as the upstream leg needs it: the

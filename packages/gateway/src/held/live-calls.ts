@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { ToolError } from '@parley/server';
-import { type LiveCall, type LiveListeners, RoundAnsweredError } from '../upstream/live-call.js';
+import type { LiveListeners, Owner } from '../leg/host-facts.js';
+import type { Step, UpstreamAnswer } from '../leg/step.js';
 import { type Ending, FinishedCalls } from './finished-calls.js';
-import type { Step, UpstreamAnswer } from './step.js';
-
-/** Who a parked call belongs to: the host's verified user, or nobody (the handle is then the capability). */
-export type Owner = string | undefined;
+import { type LiveCall, RoundAnsweredError } from './live-call.js';
 
 /** What resuming a parked call asks of the replica that holds it. */
 export interface Resume {

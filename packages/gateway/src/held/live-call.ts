@@ -1,16 +1,9 @@
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { PARLEY_KEY_META } from '@parley/core';
 import { type Json, ToolError } from '@parley/server';
-import type { Step, UpstreamAnswer, UpstreamRequest } from '../relay/step.js';
-import { MAX_QUESTIONS_PER_ROUND } from './step-of.js';
-
-/** What the host side of a call wants to hear while the upstream call is open (per round on 2026-07-28). */
-export interface LiveListeners {
-  progress?(params: { progress: number; total?: number; message?: string }): void;
-  log?(params: { level: string; data: unknown; logger?: string }): void;
-  /** A URL question's flow finished (2025-11-25 `notifications/elicitation/complete`), by the upstream's id. */
-  urlComplete?(upstreamElicitationId: string): void;
-}
+import type { LiveListeners } from '../leg/host-facts.js';
+import { MAX_QUESTIONS_PER_ROUND } from '../leg/limits.js';
+import type { Step, UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 
 /** A round of a live call was answered twice, or answers came for a round it is not at. */
 export class RoundAnsweredError extends Error {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Step, UpstreamAnswer } from './step.js';
+import type { Step, UpstreamAnswer } from '../leg/step.js';
 
 /** How a held call ended: its last step, or the error it ended with. */
 export type Ending = { readonly step: Step } | { readonly error: unknown };
