@@ -130,6 +130,8 @@ export class LiveCall {
     while (true) {
       if (this.#fresh.length > 0) {
         await sleep(GATHER_MS);
+        // The call ended (or was cancelled) meanwhile: its questions are moot.
+        if (this.#fresh.length === 0) continue;
         if (this.#fresh.length > MAX_QUESTIONS_PER_ROUND) {
           const count = this.#fresh.length;
           this.cancel('it asked too many questions at once');

@@ -156,3 +156,20 @@ describe('LiveCalls', () => {
     await calls.close();
   });
 });
+
+describe('LiveCall', () => {
+  it('ends with the upstream’s failure, not an empty round, when the call fails while its questions gather', async () => {
+    let live!: LiveCall;
+    live = new LiveCall(
+      () =>
+        new Promise((_, reject) => {
+          queueMicrotask(() => {
+            void live.incoming({ method: 'elicitation/create', params: { message: 'Boxes?' } });
+            reject(new Error('the upstream gave up'));
+          });
+        }),
+      '2025-11-25',
+    );
+    await expect(live.next('handle', 1_000)).rejects.toThrow('the upstream gave up');
+  });
+});

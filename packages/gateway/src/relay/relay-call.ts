@@ -58,7 +58,7 @@ export async function relayCall(
     const ask = {
       reading: { ctx, asker: upstream.title, upstream: upstream.name, live: false, urls: settings.urls },
       call: { method: call.method, name: target.name },
-      pairing: `${ctx.protocolVersion} > ${upstream.status.protocolVersion ?? '?'}`,
+      pairing: `${ctx.protocolVersion} > ${upstream.protocolVersion ?? '?'}`,
       audit: settings.audit,
       urlIds,
     };

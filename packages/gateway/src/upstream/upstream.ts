@@ -98,6 +98,8 @@ export class Upstream {
   /** Where the control connection carries a task result (see `carryTaskResults`). */
   #taskKey: string | undefined;
   #catalog: Catalog = EMPTY_CATALOG;
+  /** The catalog's tools by name, as a call sends them along (without their output schema). */
+  #callable = new Map<string, Tool>();
   #state: UpstreamStatus['state'] = 'connecting';
   #since = Date.now();
   #lastError: string | undefined;
@@ -143,6 +145,11 @@ export class Upstream {
 
   get capabilities(): ServerCapabilities | undefined {
     return this.#control?.sdk.getServerCapabilities();
+  }
+
+  /** The revision the control connection negotiated. */
+  get protocolVersion(): string | undefined {
+    return this.#control?.protocolVersion;
   }
 
   /** The era calls are made on: what the control connection negotiated. */
@@ -310,13 +317,13 @@ export class Upstream {
     // A tool call goes with its listing, so the parameters it marks x-mcp-header travel as
     // Mcp-Param-* headers too (SEP-2243); without its outputSchema: a round that asks carries none.
     const tool =
-      call.method === 'tools/call'
-        ? this.#catalog.tools.find((entry) => entry.name === call.params.name)
+      call.method === 'tools/call' && typeof call.params.name === 'string'
+        ? this.#callable.get(call.params.name)
         : undefined;
     const send = () =>
       tool === undefined
         ? sdk.request({ method: call.method, params } as never, options as never)
-        : sdk.callTool(params as never, { ...options, toolDefinition: withoutOutputSchema(tool) } as never);
+        : sdk.callTool(params as never, { ...options, toolDefinition: tool } as never);
     // Sent in the leg's scope: logs the upstream sends on its response stream reach this run's host.
     const result = await this.#legs.run(host.listeners, send).catch((error: unknown) => {
       throw this.#failure(error);
@@ -369,7 +376,7 @@ export class Upstream {
       this.#control = control;
       if (control.era === 'modern') this.#taskKey = carryTaskResults(control.transport);
       control.sdk.onclose = () => this.#lost(control, 'the connection closed');
-      this.#catalog = await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs);
+      this.#setCatalog(await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs));
       if (control.era === 'modern') await this.#listen(control.sdk);
       this.#retryMs = FIRST_RETRY_MS;
       this.#lastError = undefined;
@@ -482,7 +489,7 @@ export class Upstream {
     const control = this.#control;
     if (control === undefined) return;
     try {
-      this.#catalog = await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs);
+      this.#setCatalog(await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs));
       this.#deps.events.catalog(this);
     } catch (error) {
       this.#deps.log(
@@ -490,6 +497,11 @@ export class Upstream {
         `${this.name}: could not list again after a change (${error instanceof Error ? error.message : String(error)})`,
       );
     }
+  }
+
+  #setCatalog(catalog: Catalog): void {
+    this.#catalog = catalog;
+    this.#callable = new Map(catalog.tools.map((tool) => [tool.name, withoutOutputSchema(tool)]));
   }
 
   #lost(control: SdkConnection, why: string): void {
