@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { asksOnlyOverHandshake, connectSdk, type SdkConnection } from '@parley/client/raw';
 import { ToolError } from '@parley/server';
-import type { UpstreamConfig } from '../config/schema.js';
+import { isHttpUpstream, type UpstreamConfig } from '../config/schema.js';
 import type { LiveCalls } from '../held/live-calls.js';
 import type { HostFacts, LiveListeners } from '../leg/host-facts.js';
 import type { Step, UpstreamAnswer, Via } from '../leg/step.js';
@@ -19,6 +19,7 @@ import { isUnreachable } from './reachability.js';
 import { SessionPool } from './session-pool.js';
 import { stepOf } from './step-of.js';
 import { carryTaskResults } from './task-results.js';
+import { UpstreamFetch } from './upstream-fetch.js';
 
 /** The methods a host calls an upstream's tools, prompts and resources with. */
 export type CallMethod = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -94,6 +95,8 @@ export class Upstream {
   readonly config: UpstreamConfig;
   readonly #deps: Dependencies;
   readonly #reach: Reach;
+  /** How an HTTP upstream is reached when no fetch of its own was given. */
+  readonly #fetch: UpstreamFetch | undefined;
   #control: SdkConnection | undefined;
   /** Where the control connection carries a task result (see `carryTaskResults`). */
   #taskKey: string | undefined;
@@ -119,10 +122,11 @@ export class Upstream {
     this.name = name;
     this.config = config;
     this.#deps = deps;
+    this.#fetch = deps.fetch === undefined && isHttpUpstream(config) ? new UpstreamFetch() : undefined;
     this.#reach = reachOf(
       config,
       (line) => deps.log('debug', `${name} (stderr): ${JSON.stringify(line)}`),
-      deps.fetch,
+      deps.fetch ?? this.#fetch?.fetch,
     );
     this.#sessions = new SessionPool({
       upstream: name,
@@ -187,6 +191,7 @@ export class Upstream {
     const control = this.#control;
     this.#control = undefined;
     await Promise.all([control?.sdk.close().catch(() => {}), this.#sessions.close()]);
+    this.#fetch?.close();
   }
 
   /** Starts a call: its first leg, or its first step as a held 2025 call. */

@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpstreamFetch } from './upstream-fetch.js';
+
+// UpstreamFetch against a real node:http server on loopback, as the SDK's transport uses a fetch.
+let server: Server;
+let base: string;
+const seen: { method?: string; headers: IncomingMessage['headers']; body: string }[] = [];
+const upstream = new UpstreamFetch();
+
+function route(request: IncomingMessage, response: ServerResponse, body: string): void {
+  seen.push({ ...(request.method && { method: request.method }), headers: request.headers, body });
+  switch (request.url) {
+    case '/json':
+      response.writeHead(200, { 'content-type': 'application/json', 'x-twice': ['a', 'b'] });
+      response.end(JSON.stringify({ echoed: body }));
+      return;
+    case '/accepted':
+      response.writeHead(202).end();
+      return;
+    case '/none':
+      response.writeHead(204).end();
+      return;
+    case '/moved':
+      response.writeHead(302, { location: '/json' }).end();
+      return;
+    case '/events':
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: first\n\n');
+      // The rest only when the client asks (after it read the first event).
+      server.once('request', () => response.end('data: last\n\n'));
+      return;
+    default:
+      response.writeHead(404).end();
+  }
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => route(request, response, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  upstream.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const manual = (init: RequestInit = {}): RequestInit => ({ ...init, redirect: 'manual' });
+
+describe('UpstreamFetch', () => {
+  it('sends the transport’s request as given and answers with status, every header and the body', async () => {
+    const response = await upstream.fetch(
+      `${base}/json`,
+      manual({
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'mcp-session-id': 's1' },
+        body: '{"a":1}',
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-twice')).toBe('a, b');
+    expect(await response.json()).toEqual({ echoed: '{"a":1}' });
+    expect(seen.at(-1)).toMatchObject({
+      method: 'POST',
+      headers: { 'mcp-session-id': 's1', 'content-length': '7' },
+      body: '{"a":1}',
+    });
+  });
+
+  it('hands an event stream on as it comes', async () => {
+    const response = await upstream.fetch(
+      `${base}/events`,
+      manual({ headers: { accept: 'text/event-stream' } }),
+    );
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toBe('data: first\n\n');
+    await fetch(`${base}/nothing`);
+    let rest = '';
+    for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
+    expect(rest).toBe('data: last\n\n');
+  });
+
+  it('answers an empty response, and leaves redirects to the transport', async () => {
+    const accepted = await upstream.fetch(`${base}/accepted`, manual({ method: 'POST', body: '{}' }));
+    expect([accepted.status, await accepted.text()]).toEqual([202, '']);
+    const none = await upstream.fetch(`${base}/none`, manual({ method: 'DELETE' }));
+    expect([none.status, none.body]).toEqual([204, null]);
+    const moved = await upstream.fetch(`${base}/moved`, manual());
+    expect([moved.status, moved.headers.get('location')]).toEqual([302, '/json']);
+    // Not the transport's request (an OAuth grant's, say): the global fetch, which follows it.
+    const followed = await upstream.fetch(`${base}/moved`);
+    expect(followed.status).toBe(200);
+  });
+
+  it('fails as the global fetch fails: an abort as an abort, a refused connection as fetch failed', async () => {
+    const aborted = upstream.fetch(`${base}/json`, manual({ signal: AbortSignal.abort() }));
+    await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });
+    const closed = new UpstreamFetch();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const refused = closed.fetch(`http://127.0.0.1:${port}/mcp`, manual());
+    await expect(refused).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    closed.close();
+  });
+});

@@ -1,0 +1,76 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import type { FetchLike } from '@modelcontextprotocol/client';
+
+/** Statuses a response has no body with (a `Response` refuses one). */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The fetch the gateway reaches one HTTP upstream with: the requests the SDK's Streamable HTTP
+ * transport makes (`redirect: 'manual'`, since the SDK follows redirects itself; a text body or
+ * none) go out on `node:http(s)` over a keep-alive agent of this upstream's own, every other
+ * request (an OAuth grant's) to the global fetch. undici's fetch costs a relayed round about a
+ * third of the gateway's CPU and each open event stream (a held call's) about 16 KB of heap more;
+ * what the transport asks of a fetch is the same on either.
+ */
+export class UpstreamFetch {
+  readonly #http = new HttpAgent({ keepAlive: true });
+  readonly #https = new HttpsAgent({ keepAlive: true });
+
+  readonly fetch: FetchLike = (input, init) => {
+    const body = init?.body;
+    const plain =
+      body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+    const url = new URL(input);
+    if (init?.redirect !== 'manual' || !plain || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return fetch(input, init);
+    return this.#send(url, init, body ?? undefined);
+  };
+
+  /** Lets go of the connections kept open (the upstream is closed). */
+  close(): void {
+    this.#http.destroy();
+    this.#https.destroy();
+  }
+
+  #send(url: URL, init: RequestInit, body: string | Uint8Array | undefined): Promise<Response> {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const https = url.protocol === 'https:';
+    return new Promise((resolve, reject) => {
+      const request = (https ? httpsRequest : httpRequest)(
+        url,
+        {
+          method,
+          headers,
+          agent: https ? this.#https : this.#http,
+          ...(init.signal && { signal: init.signal }),
+        },
+        (response) => resolve(toResponse(response, method)),
+      );
+      request.on('error', (error) =>
+        // As the global fetch fails: an abort as itself, anything else as `fetch failed` with its cause.
+        reject(error.name === 'AbortError' ? error : new TypeError('fetch failed', { cause: error })),
+      );
+      request.end(body);
+    });
+  }
+}
+
+function toResponse(response: IncomingMessage, method: string): Response {
+  const status = response.statusCode ?? 502;
+  const headers = new Headers();
+  const raw = response.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  const empty = method === 'HEAD' || NO_BODY.has(status);
+  if (empty) response.resume();
+  return new Response(empty ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+    status,
+    statusText: response.statusMessage ?? '',
+    headers,
+  });
+}
