@@ -32,7 +32,10 @@ export interface GatewayOptions {
   readonly log?: Logger;
   /** Where each question that crosses goes (never its answers). Default: an `info` line in the log. */
   readonly onAudit?: AuditSink;
-  /** A fetch per upstream, by name: e.g. an interactive OAuth session of `@parley/client/oauth`. */
+  /**
+   * A fetch per upstream, by name: e.g. an interactive OAuth session of `@parley/client/oauth`.
+   * Without one, an HTTP upstream's MCP requests go out on `node:http(s)` with a keep-alive agent.
+   */
   readonly fetch?: Readonly<Record<string, FetchLike>>;
   /** Passes resumes of held calls to the replica that holds them (`@parley/gateway/redis`), for a fleet. */
   readonly router?: LiveCallRouter;
