@@ -100,6 +100,35 @@ describe('UpstreamFetch', () => {
     expect(followed.status).toBe(200);
   });
 
+  it('sends a request again on another connection when the kept one was closed under it, and only then', async () => {
+    // Answers the first request of each connection; closes the connection on a second, unread, as a
+    // server whose keep-alive ran out does (a fresh connection closed so is not sent on again).
+    const served = new WeakMap<object, number>();
+    let requests = 0;
+    const closing = createServer((request, response) => {
+      requests++;
+      const count = (served.get(request.socket) ?? 0) + 1;
+      served.set(request.socket, count);
+      if (count > 1 || request.url === '/never') request.socket.destroy();
+      else response.end('ok');
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    const kept = new UpstreamFetch();
+    try {
+      expect(await (await kept.fetch(`${at}/a`, manual({ method: 'POST', body: '1' }))).text()).toBe('ok');
+      expect(await (await kept.fetch(`${at}/b`, manual({ method: 'POST', body: '2' }))).text()).toBe('ok');
+      expect(requests).toBe(3);
+      const never = kept.fetch(`${at}/never`, manual({ method: 'POST', body: '3' }));
+      await expect(never).rejects.toMatchObject({ message: 'fetch failed' });
+      // On the kept connection, then once on a fresh one, which failing so is final.
+      expect(requests).toBe(5);
+    } finally {
+      kept.close();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
   it('fails as the global fetch fails: an abort as an abort, a refused connection as fetch failed', async () => {
     const aborted = upstream.fetch(`${base}/json`, manual({ signal: AbortSignal.abort() }));
     await expect(aborted).rejects.toMatchObject({ name: 'AbortError' });

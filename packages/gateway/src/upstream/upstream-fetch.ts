@@ -5,6 +5,14 @@ import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Statuses a response has no body with (a `Response` refuses one). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * How long a connection may wait unused before it is closed here: under the 5 s after which Node's
+ * and uvicorn's servers close one (a server's own `Keep-Alive: timeout` hint, less a second, when
+ * shorter), so a request is seldom sent on a connection the server is closing.
+ */
+const IDLE_MS = 4_000;
+/** Requests sent again on another connection when a kept one turned out closed, at most. */
+const STALE_RETRIES = 3;
 
 /**
  * The fetch the gateway reaches one HTTP upstream with: the requests the SDK's Streamable HTTP
@@ -16,8 +24,8 @@ const NO_BODY = new Set([101, 103, 204, 205, 304]);
  * (h): about 0.7× the gateway's CPU per round, 94 instead of 122 KB per held call).
  */
 export class UpstreamFetch {
-  readonly #http = new HttpAgent({ keepAlive: true });
-  readonly #https = new HttpsAgent({ keepAlive: true });
+  readonly #http = new HttpAgent({ keepAlive: true, timeout: IDLE_MS });
+  readonly #https = new HttpsAgent({ keepAlive: true, timeout: IDLE_MS });
 
   readonly fetch: FetchLike = (input, init) => {
     const body = init?.body;
@@ -35,7 +43,12 @@ export class UpstreamFetch {
     this.#https.destroy();
   }
 
-  #send(url: URL, init: RequestInit, body: string | Uint8Array | undefined): Promise<Response> {
+  #send(
+    url: URL,
+    init: RequestInit,
+    body: string | Uint8Array | undefined,
+    retries = STALE_RETRIES,
+  ): Promise<Response> {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
@@ -43,6 +56,7 @@ export class UpstreamFetch {
     });
     const https = url.protocol === 'https:';
     return new Promise((resolve, reject) => {
+      let answered = false;
       const request = (https ? httpsRequest : httpRequest)(
         url,
         {
@@ -51,16 +65,27 @@ export class UpstreamFetch {
           agent: https ? this.#https : this.#http,
           ...(init.signal && { signal: init.signal }),
         },
-        (response) => resolve(toResponse(response, method)),
+        (response) => {
+          answered = true;
+          resolve(toResponse(response, method));
+        },
       );
-      request.on('error', (error) =>
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept connection the server closed as the request went out (it never read it): sent
+        // again on another, as Node's documentation advises for keep-alive.
+        if (answered) return;
+        if (request.reusedSocket && retries > 0 && !init.signal?.aborted && STALE.has(error.code ?? ''))
+          return resolve(this.#send(url, init, body, retries - 1));
         // As the global fetch fails: an abort as itself, anything else as `fetch failed` with its cause.
-        reject(error.name === 'AbortError' ? error : new TypeError('fetch failed', { cause: error })),
-      );
+        reject(error.name === 'AbortError' ? error : new TypeError('fetch failed', { cause: error }));
+      });
       request.end(body);
     });
   }
 }
+
+/** How a request on a connection the server closed fails. */
+const STALE = new Set(['ECONNRESET', 'EPIPE']);
 
 function toResponse(response: IncomingMessage, method: string): Response {
   const status = response.statusCode ?? 502;
