@@ -117,7 +117,7 @@ describe("the gateway's tables, (h)", () => {
     });
     const text = renderMarkdown({ ...partial, goals: checkGoals(partial) });
     expect(text).toContain(
-      '| the SDK client alone, connected as the gateway connects it: an idle 2025 session | the SDK client | 900 beyond 50 warm-up | 58.0 | 3.63× |',
+      '| the SDK client alone, with its default fetch: an idle 2025 session | the SDK client | 900 beyond 50 warm-up | 58.0 | 3.63× |',
     );
     expect(text).toContain(
       '| the same: a session with one call waiting on its question | the SDK client | 900 beyond 50 warm-up | 118.0 | 7.38× |',

@@ -129,7 +129,7 @@ function clientFloorRows(
     if (!floor) continue;
     rows.push(
       [
-        `the SDK client alone, connected as the gateway connects it: an idle 2025 session${variant}`,
+        `the SDK client alone, with its default fetch: an idle 2025 session${variant}`,
         'the SDK client',
         counted(floor.session),
         n1(floor.session.heapKbEach),

@@ -20,7 +20,7 @@ export interface ClientFloorOptions {
 /**
  * The floor under a call the gateway parks (h): the official SDK client alone, connected as the
  * gateway connects its 2025 sessions (`connectSdk` of `@parley/client/raw`, era `handshake`, one
- * call per session), in a process of its own so its heap can be read. `GET /hold?count=N&calls=1`
+ * call per session) but with the SDK's default fetch, in a process of its own so its heap can be read. `GET /hold?count=N&calls=1`
  * opens N sessions, each with one survey call whose question it never answers (`calls=0`: idle
  * sessions), and answers once every session is open and every question has arrived. The questions
  * arrived count as its running handlers.
