@@ -1,9 +1,11 @@
 import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import { ask, type PreparedQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
+import { elicitMissing } from '../ask/ask-missing.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
+import type { AskMissingOptions } from '../ask/missing-args.js';
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
 import type { BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
@@ -226,6 +228,10 @@ class CallContext implements ParleyContext {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  elicitMissing(args: object, options?: AskMissingOptions<Record<string, unknown>, string>): Promise<never> {
+    return elicitMissing(this, args, options) as Promise<never>;
   }
 
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {
