@@ -49,12 +49,16 @@ export interface FormInput<Q extends QuestionInput> {
    * });
    */
   readonly mentionsSecret?: boolean;
+  /** The message is short on purpose (see `ElicitOptions.allowVagueMessage`). */
+  readonly allowVagueMessage?: boolean;
 }
 /** A URL-mode question in a `ctx.elicitAll` batch, built with `input.url(message, url)`. */
 export interface UrlInput {
   readonly kind: 'url';
   readonly message: string;
   readonly url: string;
+  /** The message is short on purpose (see `ElicitOptions.allowVagueMessage`). */
+  readonly allowVagueMessage?: boolean;
   /** The 2025-11-25 `elicitationId` to send (see `ElicitOptions.elicitationId`). */
   readonly elicitationId?: string;
 }

@@ -43,6 +43,17 @@ export interface ElicitOptions {
    */
   readonly mentionsSecret?: boolean;
   /**
+   * The message is short on purpose: Parley then sends it even though it says nothing about what is
+   * asked ("Input needed", "Please provide input"), which it otherwise refuses with a
+   * `VagueMessageError` (the person reads the message to know what is asked and why).
+   *
+   * @example
+   * await ctx.elicit('Details, please', ask.form({ city: ask.text({ title: 'City of departure' }) }), {
+   *   allowVagueMessage: true,
+   * });
+   */
+  readonly allowVagueMessage?: boolean;
+  /**
    * Where the question may be asked. `auto` (the default) takes the ladder: in the client when it
    * shows forms, else on a page of this server (by URL mode, or by a link in the call's result).
    * `inband` asks only in the client (`ElicitationUnavailable` when it cannot); `page` always asks

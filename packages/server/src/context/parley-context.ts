@@ -218,7 +218,12 @@ class CallContext implements ParleyContext {
     // A mistake found before asking still comes back as a rejection, as from an async method.
     try {
       const key = this.#nextKey(options);
-      const checked = checkedFormEntry({ message, question, mentionsSecret: options?.mentionsSecret });
+      const checked = checkedFormEntry({
+        message,
+        question,
+        mentionsSecret: options?.mentionsSecret,
+        allowVagueMessage: options?.allowVagueMessage,
+      });
       const wish = options?.via === undefined ? AUTO : { via: options.via, proof: false };
       const route = this.#route(key, checked.question, wish);
       if (route.kind === 'inband') return this.#askOne({ kind: 'form', key, ...checked }) as never;
@@ -292,7 +297,13 @@ class CallContext implements ParleyContext {
     const key = this.#nextKey(options);
     const url = this.#kindFor('url');
     if (typeof target === 'string' || target instanceof URL) {
-      const entry = { kind: 'url', message, url: String(target), elicitationId: options?.elicitationId };
+      const entry = {
+        kind: 'url',
+        message,
+        url: String(target),
+        elicitationId: options?.elicitationId,
+        allowVagueMessage: options?.allowVagueMessage,
+      };
       return this.#askOne(url.item(key, entry)) as never;
     }
     const kit = this.#facts.flows;
@@ -313,7 +324,14 @@ class CallContext implements ParleyContext {
       async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
     );
     const flow = { id, kit, principal };
-    return this.#askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
+    const entry = {
+      kind: 'url',
+      message,
+      url: kit.urlFor(id),
+      flow,
+      allowVagueMessage: options?.allowVagueMessage,
+    };
+    return this.#askOne(url.item(key, entry)) as never;
   }
 
   async answers(questions: Readonly<Record<string, BatchItem>>): Promise<never> {
