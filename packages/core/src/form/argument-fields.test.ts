@@ -37,23 +37,45 @@ describe('argumentFields', () => {
   });
 
   it('names the arguments a form cannot ask, with the reason', () => {
-    const { properties, unaskable } = argumentFields(json, ['address', 'notes', 'code', 'missing'], args);
+    const { properties, unaskable } = argumentFields(json, ['address', 'notes', 'missing'], args);
     expect(properties).toEqual({});
-    expect(unaskable.map((entry) => entry.name)).toEqual(['address', 'notes', 'code', 'missing']);
-    expect(unaskable.find((entry) => entry.name === 'code')?.reason).toMatch(/\.regex\(\) cannot be sent/);
+    expect(unaskable.map((entry) => entry.name)).toEqual(['address', 'notes', 'missing']);
     expect(unaskable.find((entry) => entry.name === 'missing')?.reason).toBe(
       'the input schema has no such property',
     );
   });
 
-  it("reads a schema that is not zod's without its source, and a pattern it cannot send stays unaskable", () => {
+  it('leaves what a form cannot carry to the tool schema: a pattern, a format it lacks, a decimal bound', () => {
+    const more = z.object({ id: z.uuid(), price: z.number().gt(0) });
+    const { properties, unaskable } = argumentFields(
+      more['~standard'].jsonSchema.input({ target: 'draft-2020-12' }),
+      ['id', 'price'],
+      more,
+    );
+    expect(unaskable).toEqual([]);
+    expect(properties).toEqual({ id: { type: 'string' }, price: { type: 'number' } });
+    expect(argumentFields(json, ['code'], args).properties).toEqual({ code: { type: 'string' } });
+  });
+
+  it("reads a schema that is not zod's without its source", () => {
     const plain = {
       type: 'object',
-      properties: { city: { type: 'string', minLength: 1 }, zip: { type: 'string', pattern: '^\\d{5}$' } },
+      properties: {
+        city: { type: 'string', minLength: 1 },
+        zip: { type: 'string', pattern: '^\\d{5}$' },
+        day: { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+        count: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 },
+        maybe: { type: ['string', 'null'] },
+      },
     };
-    const { properties, unaskable } = argumentFields(plain, ['city', 'zip']);
-    expect(properties).toEqual({ city: { type: 'string', minLength: 1 } });
-    expect(unaskable.map((entry) => entry.name)).toEqual(['zip']);
+    const { properties, unaskable } = argumentFields(plain, ['city', 'zip', 'day', 'count', 'maybe']);
+    expect(properties).toEqual({
+      city: { type: 'string', minLength: 1 },
+      zip: { type: 'string' },
+      day: { type: 'string', format: 'date' },
+      count: { type: 'integer' },
+    });
+    expect(unaskable.map((entry) => entry.name)).toEqual(['maybe']);
   });
 
   it('never throws on a schema that is not one', () => {

@@ -12,6 +12,8 @@ import { bearerToken, isLabToken } from './token.js';
 export interface LabActions {
   addServer(body: unknown): { id: string } | Refusal;
   closeServer(id: string): Refusal | undefined;
+  /** Connects a server whose connection failed again, as it was added. */
+  retryServer?(id: string): Refusal | undefined;
   startCall(body: unknown): { id: string } | Refusal;
   cancelCall(id: string): Refusal | undefined;
   answer(questionId: string, body: unknown): Refusal | undefined;
@@ -63,6 +65,13 @@ type PostRoute = {
 const POST_ROUTES: PostRoute[] = [
   { pattern: /^\/api\/servers$/, run: (actions, _match, body) => actions.addServer(body) },
   { pattern: /^\/api\/servers\/([\w-]+)\/close$/, run: (actions, match) => actions.closeServer(match[1]!) },
+  {
+    pattern: /^\/api\/servers\/([\w-]+)\/retry$/,
+    run: (actions, match) =>
+      actions.retryServer
+        ? actions.retryServer(match[1]!)
+        : { status: 404, message: 'This lab cannot retry connections.' },
+  },
   { pattern: /^\/api\/calls$/, run: (actions, _match, body) => actions.startCall(body) },
   { pattern: /^\/api\/calls\/([\w-]+)\/cancel$/, run: (actions, match) => actions.cancelCall(match[1]!) },
   {
