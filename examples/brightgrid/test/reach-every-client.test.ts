@@ -390,8 +390,11 @@ describe('cancel_order: only the page confirms', () => {
     expect((await bob.goto(question.params.url!))?.status()).toBe(403);
 
     const page = await openQuestion('alice', question.params.url!);
-    await page.getByLabel('Yes, cancel this order').check();
-    await acceptOnPage(page);
+    // A yes/no, answered in one click; dismissing it is never called "Cancel" beside "Cancel this order?".
+    const buttons = page.getByRole('group', { name: 'Cancel this order?' }).getByRole('button');
+    expect(await buttons.allTextContents()).toEqual(['Yes', 'No', 'Dismiss']);
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(/reached Brightgrid/).waitFor();
     const done = await modernCall('cancel_order', { order: 1002 }, capabilities, {
       requestState: forged.requestState!,
       inputResponses: { confirm_cancel: { action: 'accept' } },
