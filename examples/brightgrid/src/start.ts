@@ -16,18 +16,29 @@ import { clearDemoData, resolveDataDir } from './data-dir.js';
 import { startBrightgridHttp, startupLines } from './http.js';
 import { shouldOpenBrowser } from './open-browser.js';
 
-const USAGE = `Usage: npm start -- [--port <n>] [--no-open] [--fresh]
+const USAGE = `Usage: npm start -- [--port <n>] [--no-open] [--fresh] [--request-timeout <ms>]
 
   --port <n>   the lab's port (default: any free port)
   --no-open    do not open the lab in a browser (it opens only when a display exists)
-  --fresh      start over with new demo data: what earlier runs booked or cancelled is forgotten`;
+  --fresh      start over with new demo data: what earlier runs booked or cancelled is forgotten
+  --request-timeout <ms>
+               how long the lab waits for Brightgrid to answer one request (default 60000);
+               signing in and answering questions never count against it`;
 
-function readOptions(): { port: number; open: boolean; fresh: boolean } {
+interface StartOptions {
+  readonly port: number;
+  readonly open: boolean;
+  readonly fresh: boolean;
+  readonly requestTimeoutMs: number | undefined;
+}
+
+function readOptions(): StartOptions {
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
       'no-open': { type: 'boolean', default: false },
       fresh: { type: 'boolean', default: false },
+      'request-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -39,7 +50,12 @@ function readOptions(): { port: number; open: boolean; fresh: boolean } {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`--port takes a port number from 0 to 65535, not "${values.port}".`);
   }
-  return { port, open: shouldOpenBrowser(values['no-open']), fresh: values.fresh };
+  const timeout = values['request-timeout'];
+  const requestTimeoutMs = timeout === undefined ? undefined : Number(timeout);
+  if (requestTimeoutMs !== undefined && !(Number.isInteger(requestTimeoutMs) && requestTimeoutMs > 0)) {
+    throw new Error(`--request-timeout takes a number of milliseconds above 0, not "${timeout}".`);
+  }
+  return { port, open: shouldOpenBrowser(values['no-open']), fresh: values.fresh, requestTimeoutMs };
 }
 
 async function main(): Promise<void> {
@@ -72,6 +88,7 @@ async function main(): Promise<void> {
       targets: [brightgrid.url],
       open: options.open,
       oauthClients: { [identity.issuer]: { clientId: identity.lab.clientId } },
+      ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
     });
   } catch (error) {
     await brightgrid.close();

@@ -123,12 +123,16 @@ export function createLabHandler(options: LabHandlerOptions) {
     } else if (path === SIGN_IN_CALLBACK && actions.completeSignIn !== undefined) {
       // The authorization server's answer comes without the lab token (state and PKCE protect it).
       const done = actions.completeSignIn(url);
+      // The authorization server sends an error back the same way (the person chose Deny, say).
+      const refused = url.searchParams.has('error');
       send(
         response,
         done ? 200 : 400,
-        done
-          ? 'Signed in. You can close this window and go back to the lab.'
-          : 'This sign-in is not one the lab is waiting for (it finished, expired or was stopped).',
+        !done
+          ? 'This sign-in is not one the lab is waiting for (it finished, expired or was stopped).'
+          : refused
+            ? 'You did not sign in. You can close this window; in the lab, Retry signs in again.'
+            : 'Signed in. You can close this window and go back to the lab.',
         'text/plain; charset=utf-8',
       );
     } else if (path === '/favicon.ico') {

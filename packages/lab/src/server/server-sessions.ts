@@ -54,6 +54,8 @@ export class ServerSessions {
   readonly #redirectUri: () => string;
   /** Clients the lab was registered as beforehand, by authorization server (issuer). */
   readonly #clients: Readonly<Record<string, PreRegisteredClient>> | undefined;
+  /** How long a server may take to answer one request; the client's default when unset. */
+  readonly #requestTimeoutMs: number | undefined;
   /** Sign-ins to protected servers, for as long as the lab runs. */
   readonly #oauthStore: OAuthStore = memoryStore();
   #nextServer = 1;
@@ -69,12 +71,14 @@ export class ServerSessions {
     signIns?: SignIns,
     redirectUri?: () => string,
     clients?: Readonly<Record<string, PreRegisteredClient>>,
+    requestTimeoutMs?: number,
   ) {
     this.#state = state;
     this.#broker = broker;
     this.#signIns = signIns;
     this.#redirectUri = redirectUri ?? (() => 'http://127.0.0.1/oauth/callback');
     this.#clients = clients;
+    this.#requestTimeoutMs = requestTimeoutMs;
   }
 
   /**
@@ -156,6 +160,7 @@ export class ServerSessions {
           ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context), roots),
           clientInfo: LAB_CLIENT_INFO,
           era,
+          ...(this.#requestTimeoutMs !== undefined && { requestTimeoutMs: this.#requestTimeoutMs }),
           ...(headers && { headers: { ...headers } }),
           stderr: (line) => {
             stderr.push(line);

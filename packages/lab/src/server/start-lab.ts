@@ -37,6 +37,11 @@ export interface LabOptions {
    * them instead of registering itself, so the sign-in page knows who it is. Default: none.
    */
   oauthClients?: Readonly<Record<string, PreRegisteredClient>>;
+  /**
+   * How long a server may take to answer one request (connecting included), not counting the time
+   * a person takes to sign in or to answer. Default 60000.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A server to connect at start, with the HTTP headers it needs. */
@@ -93,6 +98,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     signIns,
     () => `${origin}${SIGN_IN_CALLBACK}`,
     options.oauthClients,
+    options.requestTimeoutMs,
   );
   state.subscribe((event) => stream.send(event));
   // A sign-in's 10 minutes start once a person can see its link.

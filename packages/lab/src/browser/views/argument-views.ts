@@ -27,10 +27,15 @@ function markRequired(element: HTMLElement, field: FormField): void {
 function fieldArgument(field: FormField, id: string): ArgumentView {
   const view = createFieldView(field, id);
   markRequired(view.element, field);
+  // An optional yes/no the person never touched is left out, not sent as false: a checkbox cannot
+  // say "not given" otherwise, and a tool may treat an absent argument differently.
+  let untouched = field.kind === 'boolean' && !field.required && field.default === undefined;
+  if (untouched) view.element.addEventListener('change', () => (untouched = false), { once: true });
   return {
     name: field.name,
     element: view.element,
     read() {
+      if (untouched) return { ok: true, value: undefined };
       const reading = view.read();
       if (!reading.ok) return reading;
       const problem = checkField(field, reading.value);
