@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS } from '@parley/testing';
@@ -14,6 +14,7 @@ import { DIST, freshDataDir, Running } from './processes.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const ARTIFACTS = join(ROOT, '.artifacts/brightgrid/');
+mkdirSync(ARTIFACTS, { recursive: true });
 
 /** One numbered step of the README's Quick start walk. */
 interface Step {
@@ -175,6 +176,7 @@ const WALK: Record<string, (page: Page, step: Step) => Promise<void>> = {
     // The store signs people in through Brightgrid ID, where this browser signed in for the lab.
     await store.getByRole('heading', { name: 'Connect your store account' }).waitFor();
     expect(await store.textContent('main')).toContain('your Brightgrid account alice');
+    await store.screenshot({ path: join(ARTIFACTS, 'lab-store-connect-page.png') });
     await store.getByRole('button', { name: 'Allow' }).click();
     await store.getByRole('heading', { name: 'Connected' }).waitFor();
     await store.close();
