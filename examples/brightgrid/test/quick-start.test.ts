@@ -69,7 +69,7 @@ async function question(page: Page, message: string | RegExp): Promise<Locator> 
 }
 
 /** Opens a tool's call form, fills its arguments, and calls it. */
-async function callTool(page: Page, step: Step, fill: (form: Locator) => Promise<void> = async () => {}) {
+async function callTool(page: Page, step: Step, fill: (form: Locator) => Promise<unknown> = async () => {}) {
   await page.getByRole('button', { name: `Call ${step.name}`, exact: true }).click();
   const form = page.locator('#call-panel form');
   await form.getByRole('heading', { name: `Call tool ${step.name}` }).waitFor();
