@@ -59,7 +59,7 @@ async function browserOf(user: 'alice' | 'bob'): Promise<BrowserContext> {
   return context;
 }
 
-/** Opens a question page in the person's browser; resolves once its form shows. */
+/** Opens a question page in the person's browser; resolves once its question shows (a form, or a yes/no). */
 async function openQuestion(user: 'alice' | 'bob', url: string): Promise<Page> {
   const page = await (await browserOf(user)).newPage();
   const violations: string[] = [];
@@ -68,7 +68,7 @@ async function openQuestion(user: 'alice' | 'bob', url: string): Promise<Page> {
       violations.push(message.text());
   });
   await page.goto(url);
-  await page.locator('form.parley-elicitation').waitFor();
+  await page.locator('.parley-elicitation').waitFor();
   expect(violations).toEqual([]);
   return page;
 }
