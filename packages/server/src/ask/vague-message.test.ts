@@ -1,36 +1,9 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
 import { ask } from '@parley/core/form';
 import { describe, expect, it } from 'vitest';
-import { type ContextFacts, createContext, SUSPEND } from '../context/parley-context.js';
-import { ReplayEngine } from '../eras/replay-engine.js';
-import { NO_TASKS } from '../eras/task-start.js';
 import { AuthorError } from '../errors.js';
-import { firstRoundState } from '../state/round-state.js';
-import { CallSecrets } from './call-secrets.js';
-import { input } from './input.js';
 import { formKind } from './kinds/form.js';
+import { urlKind } from './kinds/url.js';
 import { isVagueMessage, VagueMessageError } from './vague-message.js';
-
-const sdk = { mcpReq: { signal: new AbortController().signal } } as unknown as ServerContext;
-
-function context() {
-  const engine = new ReplayEngine(firstRoundState(), undefined, { maxRounds: 20, maxTries: 3 });
-  const facts: ContextFacts = {
-    era: 'modern',
-    protocolVersion: '2026-07-28',
-    user: undefined,
-    clientCapabilities: { elicitation: { form: {}, url: {} } },
-    clientInfo: undefined,
-    sdk,
-    flows: undefined,
-    task: NO_TASKS,
-    transport: 'http',
-    pages: undefined,
-    call: { method: 'tools/call', target: 'test', args: {} },
-    secrets: new CallSecrets(),
-  };
-  return createContext(facts, engine);
-}
 
 // Messages that say only that something is asked, and messages that say what (the ones the tests,
 // the examples and the guide send among them), each judged as a person would.
@@ -72,37 +45,33 @@ describe('vague messages', () => {
     expect(SAYS_WHAT.filter((message) => isVagueMessage(message))).toEqual([]);
   });
 
-  it('refuses a vague form message with an AuthorError that names the fix', async () => {
-    const asking = context().elicit('Input needed', ask.integer());
-    await expect(asking).rejects.toThrow(VagueMessageError);
-    await expect(context().elicit('Please provide input', ask.text())).rejects.toThrow(
+  it('refuses a vague message with an AuthorError that names the fix, in a form and a URL question', () => {
+    const form = (message: string, allowVagueMessage?: boolean) =>
+      formKind.item('q', { kind: 'form', message, question: ask.text(), allowVagueMessage });
+    expect(() => form('Please provide input')).toThrow(
       /"Please provide input" says neither\. Name it, e\.g\. ctx\.elicit\('How many boxes.*\{ allowVagueMessage: true \}/,
     );
     expect(new VagueMessageError('form', 'Input needed')).toBeInstanceOf(AuthorError);
+    expect(() =>
+      urlKind.item('q', { kind: 'url', message: 'Input needed', url: 'https://example.com/connect' }),
+    ).toThrow(/A URL question's message must say what is asked/);
   });
 
-  it('refuses one in every way of asking: confirm, a batch, guard style, a URL question', async () => {
-    await expect(context().confirm('Input required')).rejects.toThrow(VagueMessageError);
-    await expect(
-      context().elicitAll({ a: ['Please provide input', ask.text()], b: ['Which city?', ask.text()] }),
-    ).rejects.toThrow(VagueMessageError);
-    expect(() => formKind.item('a', { kind: 'form', message: 'Input needed', question: ask.text() })).toThrow(
-      VagueMessageError,
-    );
-    await expect(context().elicitUrl('Input needed', 'https://example.com/connect')).rejects.toThrow(
-      /A URL question's message must say what is asked/,
-    );
-  });
-
-  it('sends a vague message its author allowed, in every way of asking', async () => {
-    await expect(context().elicit('Input needed', ask.text(), { allowVagueMessage: true })).rejects.toBe(
-      SUSPEND,
-    );
-    await expect(
-      context().elicitAll({ a: input.form('Please provide input', ask.text(), { allowVagueMessage: true }) }),
-    ).rejects.toBe(SUSPEND);
-    await expect(
-      context().elicitUrl('Input needed', 'https://example.com/connect', { allowVagueMessage: true }),
-    ).rejects.toBe(SUSPEND);
+  it('sends a vague message its author allowed', () => {
+    expect(
+      formKind.item('q', {
+        kind: 'form',
+        message: 'Input needed',
+        question: ask.text(),
+        allowVagueMessage: true,
+      }).message,
+    ).toBe('Input needed');
+    const url = {
+      kind: 'url',
+      message: 'Input needed',
+      url: 'https://example.com/c',
+      allowVagueMessage: true,
+    };
+    expect(urlKind.item('q', url).message).toBe('Input needed');
   });
 });
