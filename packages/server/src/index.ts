@@ -3,7 +3,6 @@ export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
-export type { AskMissingOptions, WithFields } from './ask/missing-args.js';
 export { VagueMessageError } from './ask/vague-message.js';
 export type * from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';

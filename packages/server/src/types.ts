@@ -10,8 +10,15 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Answer, QuestionInput } from '@parley/core/form';
-import type { AskMissingOptions, WithFields } from './ask/missing-args.js';
-import type { BatchItem, BatchResult, ElicitOutcome, FlowTarget, UrlOutcome } from './ask-types.js';
+import type {
+  AskMissingOptions,
+  BatchItem,
+  BatchResult,
+  ElicitOutcome,
+  FlowTarget,
+  UrlOutcome,
+  WithFields,
+} from './ask-types.js';
 import type { InputMode } from './errors.js';
 import type { InputRequired, RoundAnswers } from './input-required.js';
 import type { Json } from './state/round-state.js';

@@ -1,16 +1,15 @@
-import type { ElicitOutcome } from '../ask-types.js';
+import type { AskMissingOptions, ElicitOutcome } from '../ask-types.js';
 import { ElicitationUnavailable, ToolError } from '../errors.js';
-import { checkArgs, describeIssues } from '../registry/schema.js';
-import type { ParleyContext } from '../types.js';
 import {
   type ArgumentsSource,
-  type AskMissingOptions,
   invalidArguments,
   type MissingPlan,
   type MissingSettings,
   missingSettings,
   planMissing,
-} from './missing-args.js';
+} from '../registry/missing-args.js';
+import { checkArgs, describeIssues } from '../registry/schema.js';
+import type { ParleyContext } from '../types.js';
 
 /** Times the person may fill the form with arguments the tool's schema still refuses. */
 const MAX_TRIES = 3;

@@ -5,9 +5,9 @@ import { elicitMissing } from '../ask/ask-missing.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
-import type { AskMissingOptions } from '../ask/missing-args.js';
+
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
-import type { BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
+import type { AskMissingOptions, BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';

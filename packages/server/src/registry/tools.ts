@@ -1,12 +1,7 @@
 import type { Icon, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
-import {
-  type ArgumentsSource,
-  type AskMissingOptions,
-  type MissingSettings,
-  missingSettings,
-  type WithFields,
-} from '../ask/missing-args.js';
+import type { AskMissingOptions, WithFields } from '../ask-types.js';
 import type { ParleyContext, ToolReturn } from '../types.js';
+import { type ArgumentsSource, type MissingSettings, missingSettings } from './missing-args.js';
 import { type ArgsOf, type ArgsSchema, toJsonSchema } from './schema.js';
 
 /** The names of a schema's arguments. */

@@ -9,11 +9,11 @@ import {
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import { askForMissing, bindArguments, notGiven } from '../ask/ask-missing.js';
-import { type MissingPlan, planMissing } from '../ask/missing-args.js';
 import type { CallSpec } from '../eras/era.js';
 import type { ParkedOutcome } from '../eras/parked.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { PAGES_META } from '../pages/page-types.js';
+import { type MissingPlan, planMissing } from '../registry/missing-args.js';
 import { type ArgsCheck, checkArgs, validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
