@@ -376,11 +376,22 @@ describe('2025-11-25, over a session', () => {
     );
     await cannot.close();
 
+    // No arguments at all: every wanted one is asked, in one form; declined, the tool does nothing.
+    const asked: ElicitRequest[] = [];
     const declines = await connectHandshake(
       { url: served.url },
-      { capabilities: { elicitation: { form: {} } }, answer: () => ({ action: 'decline' }) },
+      {
+        capabilities: { elicitation: { form: {} } },
+        answer: (request) => {
+          asked.push(request);
+          return { action: 'decline' };
+        },
+      },
     );
     expect(textOf(await declines.callTool('book_return', {}))).toMatch(/the person declined the form/);
+    const schema = (asked[0]!.params as unknown as FormRequest['params']).requestedSchema;
+    expect(schema.required).toEqual(['reason', 'boxes', 'pickup_date']);
+    expect(asked).toHaveLength(1);
     await declines.close();
   });
 });
