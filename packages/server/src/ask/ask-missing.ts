@@ -48,7 +48,11 @@ export async function askForMissing(
     if (answer.action !== 'accept') return answer;
     const checked = await checkArgs(source.input, { ...plan.kept, ...answer.value });
     if (checked.ok) return { action: 'accept', value: checked.value };
-    if (attempt >= MAX_TRIES) throw new ToolError(invalidArguments(source.tool, checked.message));
+    // Asked again only when the person can fix it: every problem is in a field of the form.
+    const inForm = (field: string | undefined) =>
+      field !== undefined && Object.hasOwn(plan.schema.properties, field);
+    if (attempt >= MAX_TRIES || !checked.issues.every((issue) => inForm(issue.path[0])))
+      throw new ToolError(invalidArguments(source.tool, checked.message));
     reason = describeIssues(checked.issues);
   }
 }

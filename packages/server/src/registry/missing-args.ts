@@ -1,4 +1,10 @@
-import { argumentFields, checkField, listFields, type RequestedSchema } from '@parley/core/form';
+import {
+  argumentFields,
+  checkField,
+  listFields,
+  type RequestedSchema,
+  sensitiveFields,
+} from '@parley/core/form';
 import type { AskMissingOptions } from '../ask-types.js';
 import type { ArgsCheck, ArgsSchema } from './schema.js';
 
@@ -54,11 +60,24 @@ export function missingSettings(
   const fields = (given.fields ?? []).map(String);
   const optional = (given.optional ?? []).map(String);
   const names = [...fields, ...optional];
-  const { unaskable } = argumentFields(source.json, names, source.input);
+  const { properties, unaskable } = argumentFields(source.json, names, source.input);
   if (unaskable.length > 0) {
     const list = unaskable.map((entry) => `'${entry.name}' (${entry.reason})`).join(', ');
     throw new TypeError(
       `Tool ${source.tool} asks for arguments a form cannot ask: ${list}. Name only properties of its input schema that are strings, numbers, booleans, enums or lists of enums.`,
+    );
+  }
+  // A secret never passes through a form: say so now, not when a call first lacks it.
+  const required = Array.isArray(source.json.required) ? source.json.required.map(String) : [];
+  const asked = argumentFields(source.json, required, source.input).properties;
+  const secrets = sensitiveFields({
+    type: 'object',
+    properties: { ...asked, ...properties },
+  } as RequestedSchema);
+  if (secrets.length > 0) {
+    const list = secrets.map((field) => `'${field.name}' (${field.looksLike})`).join(', ');
+    throw new TypeError(
+      `Tool ${source.tool} would ask for ${list} in a form, where the client and its model see it. Leave it out of askMissing and ask for it in the handler with ctx.elicit(message, ask.secret()), answered on a page of this server.`,
     );
   }
   if (given.given !== undefined && given.given !== 'default' && given.given !== 'skip')
