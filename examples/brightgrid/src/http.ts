@@ -66,7 +66,7 @@ export interface BrightgridIdentity {
 /** The client id of the demo's own lab at Brightgrid ID. */
 export const DEMO_LAB_CLIENT = {
   clientId: 'parley-lab-demo',
-  name: 'Parley lab (the demo’s own, started by npm start)',
+  name: 'Parley lab (started by npm start)',
   redirectUris: ['http://127.0.0.1/oauth/callback'],
   applicationType: 'native',
 } as const;

@@ -140,7 +140,7 @@ const WALK: Record<string, (page: Page, step: Step) => Promise<void>> = {
     // Signed in already: the consent page. The demo's own lab is no stranger to Brightgrid ID.
     await second.getByRole('button', { name: 'Allow' }).waitFor();
     const consent = (await second.textContent('body')) ?? '';
-    expect(consent).toContain('Parley lab (the demo’s own, started by npm start)');
+    expect(consent).toContain('Allow Parley lab (started by npm start)?');
     expect(consent).not.toContain('Unverified app');
     await second.screenshot({ path: join(ARTIFACTS, 'quick-start-consent.png') });
     await second.getByRole('button', { name: 'Allow' }).click();
