@@ -56,7 +56,20 @@ export interface BrightgridIdentity {
    * and acts for alice.
    */
   readonly agent: { readonly clientId: string; readonly clientSecret: string; readonly actsFor: string };
+  /**
+   * The demo's own Parley lab, registered with Brightgrid ID from the start (an app on this
+   * computer: PKCE, a loopback redirect on any port), so its pages do not call it unverified.
+   */
+  readonly lab: { readonly clientId: string };
 }
+
+/** The client id of the demo's own lab at Brightgrid ID. */
+export const DEMO_LAB_CLIENT = {
+  clientId: 'parley-lab-demo',
+  name: 'Parley lab (started by npm start)',
+  redirectUris: ['http://127.0.0.1/oauth/callback'],
+  applicationType: 'native',
+} as const;
 
 /** A running Brightgrid over HTTP. */
 export interface BrightgridHttp {
@@ -141,6 +154,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     ...(authSettings.accessTokenTtl !== undefined && { accessTokenTtl: authSettings.accessTokenTtl }),
     clients: [
       { ...storeClient, redirectUris: [`${origin}/signin/callback`], firstParty: true },
+      DEMO_LAB_CLIENT,
       { ...introspection, redirectUris: [], introspects: true },
     ],
     serviceClients: [agent, ...(authSettings.serviceClients ?? [])],
@@ -150,7 +164,14 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     origin,
     tokens,
     store,
-    ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection, agent } }),
+    ...(authServer !== undefined && {
+      identity: {
+        issuer: authServer.issuer,
+        introspection,
+        agent,
+        lab: { clientId: DEMO_LAB_CLIENT.clientId },
+      },
+    }),
     async close(options = {}) {
       await served.close({ ...options, elsewhere: fleet.sessionRouter !== undefined });
       await authServer?.close();

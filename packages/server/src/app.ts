@@ -64,8 +64,9 @@ export interface ServerOptions {
    * How often a 2025-era call whose request carries a `progressToken` is sent
    * `notifications/progress` ("Waiting for your answer") while a question of it waits for the
    * person, so a client that resets its request timeout on progress (the TypeScript SDK's
-   * `resetTimeoutOnProgress`) keeps the call however long the person takes. Default 20000 (three
-   * reminders within a 60 s client timeout); 0 sends none. A request without a `progressToken`
+   * `resetTimeoutOnProgress`) keeps the call however long the person takes. The first reminder
+   * comes within a quarter of the period after the question. Default 20000 (the first within 5 s,
+   * three within a 60 s client timeout); 0 sends none. A request without a `progressToken`
    * gets none: the protocol allows progress only for a token the client gave (see the README).
    */
   readonly waitingProgressMs?: number;

@@ -3,6 +3,7 @@ export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
+export { VagueMessageError } from './ask/vague-message.js';
 export type * from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
@@ -49,7 +50,7 @@ export {
 export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
 export type { ArgsSchema } from './registry/schema.js';
-export type { TaskSupport, ToolConfig, ToolHandler } from './registry/tools.js';
+export type { ArgNames, TaskSupport, ToolConfig, ToolHandler } from './registry/tools.js';
 export { type BinaryData, type BlockOptions, content, type ResourceBody } from './results/content.js';
 export { jsonSchema } from './results/json-schema.js';
 export {

@@ -42,6 +42,12 @@ function start(): void {
     disconnect(serverId) {
       api.post(`${API.servers}/${serverId}/close`).catch((error: Error) => announce(error.message));
     },
+    retry(serverId) {
+      api.post(`${API.servers}/${serverId}/retry`).then(
+        () => announce('Connecting again…'),
+        (error: Error) => announce(error.message),
+      );
+    },
     open(server, target) {
       callPanel.hidden = false;
       renderCallForm(callPanel, server, target, startCall);

@@ -17,6 +17,8 @@ export type CallFacts = Pick<StateBinding, 'method' | 'target' | 'args'>;
 
 /** What opening a page for a question needs of the call. */
 export interface PageCallFacts {
+  /** `modern` (2026-07-28) or `handshake` (2025): what the host does after a page (see `sayFinished`). */
+  readonly era: 'modern' | 'handshake';
   readonly pages: QuestionPages | undefined;
   readonly call: CallFacts;
   readonly user: Principal | undefined;
@@ -92,6 +94,7 @@ export async function pageItem(
       who: route.who,
       confirm: confirmation.confirm,
       after: route.route === 'url' ? 'url' : 'retry',
+      sayFinished: route.route === 'url' && facts.era === 'modern',
       ...(binding !== undefined && { binding }),
     });
     return opened.id;

@@ -1,11 +1,13 @@
 import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import { ask, type PreparedQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
+import { elicitMissing } from '../ask/ask-missing.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
+
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
-import type { BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
+import type { AskMissingOptions, BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
@@ -216,7 +218,12 @@ class CallContext implements ParleyContext {
     // A mistake found before asking still comes back as a rejection, as from an async method.
     try {
       const key = this.#nextKey(options);
-      const checked = checkedFormEntry({ message, question, mentionsSecret: options?.mentionsSecret });
+      const checked = checkedFormEntry({
+        message,
+        question,
+        mentionsSecret: options?.mentionsSecret,
+        allowVagueMessage: options?.allowVagueMessage,
+      });
       const wish = options?.via === undefined ? AUTO : { via: options.via, proof: false };
       const route = this.#route(key, checked.question, wish);
       if (route.kind === 'inband') return this.#askOne({ kind: 'form', key, ...checked }) as never;
@@ -226,6 +233,10 @@ class CallContext implements ParleyContext {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  elicitMissing(args: object, options?: AskMissingOptions<Record<string, unknown>, string>): Promise<never> {
+    return elicitMissing(this, args, options) as Promise<never>;
   }
 
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {
@@ -286,7 +297,13 @@ class CallContext implements ParleyContext {
     const key = this.#nextKey(options);
     const url = this.#kindFor('url');
     if (typeof target === 'string' || target instanceof URL) {
-      const entry = { kind: 'url', message, url: String(target), elicitationId: options?.elicitationId };
+      const entry = {
+        kind: 'url',
+        message,
+        url: String(target),
+        elicitationId: options?.elicitationId,
+        allowVagueMessage: options?.allowVagueMessage,
+      };
       return this.#askOne(url.item(key, entry)) as never;
     }
     const kit = this.#facts.flows;
@@ -307,7 +324,14 @@ class CallContext implements ParleyContext {
       async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
     );
     const flow = { id, kit, principal };
-    return this.#askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
+    const entry = {
+      kind: 'url',
+      message,
+      url: kit.urlFor(id),
+      flow,
+      allowVagueMessage: options?.allowVagueMessage,
+    };
+    return this.#askOne(url.item(key, entry)) as never;
   }
 
   async answers(questions: Readonly<Record<string, BatchItem>>): Promise<never> {

@@ -3,7 +3,11 @@ import type { ProgressToken, ServerContext } from '@modelcontextprotocol/server'
 /** What a reminder says. */
 export const WAITING_MESSAGE = 'Waiting for your answer';
 
-/** How many slots the wheel has: a call is reminded every `everyMs`, the first time 3/4 to 1 period after it began waiting. */
+/**
+ * How many slots the wheel has: a call is reminded every `everyMs`, the first time within a quarter
+ * period after it began waiting (5 s with the default 20 s): a client with a short request timeout
+ * hears that the call waits on a person before that timeout ends it.
+ */
 const SLOTS = 4;
 
 /**
@@ -35,11 +39,11 @@ export class WaitingReminders {
     return this.#waiting;
   }
 
-  /** `call` began waiting: it is reminded from one period from now on, until {@link remove}. */
+  /** `call` began waiting: it is reminded at the next tick, then once a period, until {@link remove}. */
   add(call: WaitingCall): void {
-    // The slot that fired last comes round again after a whole period.
-    call.slot = this.#at;
-    this.#slots[this.#at]!.add(call);
+    // The slot after the one that fired last fires next: within a quarter period from now.
+    call.slot = (this.#at + 1) % SLOTS;
+    this.#slots[call.slot]!.add(call);
     if (++this.#waiting === 1) {
       this.#timer = setInterval(() => this.#tick(), this.#tickMs);
       this.#timer.unref?.();

@@ -15,7 +15,7 @@ import { type InputRequired, isInputRequired } from '../input-required.js';
 import type { StateBinding } from '../state/binding.js';
 import { newCallId, type RoundState } from '../state/round-state.js';
 import type { EraCall, EraModule } from './era.js';
-import { answeredGuardRound } from './guard-rounds.js';
+import { answeredGuardRound, guardLoopHint } from './guard-rounds.js';
 import { type ParkingCaller, parkCall, resumeParked } from './park-call.js';
 import { PushEngine } from './push-engine.js';
 import { NO_TASKS } from './task-start.js';
@@ -210,10 +210,10 @@ function askGuard<R>(
   const notifications = new NotificationSequence(facts.notifications?.reached);
   let items: ReturnType<typeof batchItems>;
   try {
-    if (round >= maxRounds) throw new RoundLimitError(maxRounds);
     items = batchItems(asked.questions, (kind) =>
       isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
     );
+    if (round >= maxRounds) throw new RoundLimitError(maxRounds, guardLoopHint(facts.guard, items));
   } catch (error) {
     return ended(call, engine, first, { error });
   }

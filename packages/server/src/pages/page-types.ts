@@ -73,6 +73,11 @@ export interface PageQuestion {
    * question); `retry`, ask the app to make the same request again (a link in a result).
    */
   readonly after: 'url' | 'retry';
+  /**
+   * URL mode on 2026-07-28: the app learns nothing of the page by itself and goes on only when the
+   * person says they have finished (on the 2025 eras the server waits, and the call goes on by itself).
+   */
+  readonly sayFinished?: boolean;
   /** A digest of the call (tool, arguments, user) a confirmation with proof is bound to. */
   readonly binding?: string;
 }
@@ -86,6 +91,8 @@ export interface QuestionFlowData {
   readonly confirm: boolean;
   readonly call: PageCall;
   readonly after: 'url' | 'retry';
+  /** See {@link PageQuestion.sayFinished}. */
+  readonly sayFinished?: boolean;
   readonly csrf: string;
   readonly binding?: string;
 }

@@ -108,15 +108,17 @@ async function answer(
 
   if (!(await actions.complete(settled as never)))
     return pageJson(410, { ok: false, message: 'This question was already answered or has expired.' });
-  return pageJson(200, { ok: true, message: afterText(who, settled.action, data.after) });
+  return pageJson(200, { ok: true, message: afterText(who, settled.action, data) });
 }
 
-/** What the person reads once the answer is in. */
-function afterText(who: string, action: PageAnswer['action'], after: QuestionFlowData['after']): string {
+/** What the person reads once the answer is in: what their app needs of them now. */
+function afterText(who: string, action: PageAnswer['action'], data: QuestionFlowData): string {
   const back =
-    after === 'url'
-      ? 'Go back to your app: it goes on by itself (if it asks, choose "I\'ve finished").'
-      : 'Go back to your app and ask it to make the same request again: it goes on from here.';
+    data.after !== 'url'
+      ? 'Go back to your app and ask it to make the same request again: it goes on from here.'
+      : data.sayFinished === true
+        ? 'Go back to your app and tell it you have finished (in the Parley lab: "I\'ve finished"): it goes on from there.'
+        : 'Go back to your app: it goes on by itself.';
   if (action === 'accept') return `Your answer reached ${who}. ${back} You can close this tab.`;
   const what = action === 'decline' ? 'You declined' : 'You cancelled';
   return `${what}; ${who} was told. ${back} You can close this tab.`;

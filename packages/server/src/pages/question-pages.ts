@@ -153,6 +153,7 @@ export class QuestionPages {
       confirm: question.confirm,
       call: question.call,
       after: question.after,
+      ...(question.sayFinished === true && { sayFinished: true }),
       csrf: randomBytes(24).toString('base64url'),
       ...(question.binding !== undefined && { binding: question.binding }),
     };

@@ -109,6 +109,12 @@ describe('2026-07-28', () => {
       ),
     );
     expect(early.resultType).toBe('input_required');
+    // ...and says why: the client said the person had finished, but the page was not answered.
+    const askedAgain = (early.inputRequests as Record<string, { params: { url: string; message: string } }>)
+      .details!;
+    expect(askedAgain.params.url).toBe(request.params.url);
+    expect(askedAgain.params.message).toMatch(/^The page has not been answered yet: answer it .* first/);
+    expect(askedAgain.params.message).toContain('How should we pick it up?');
 
     const answered = await person.answer(request.params.url, {
       action: 'accept',
@@ -118,6 +124,10 @@ describe('2026-07-28', () => {
     expect(answered.island.call).toEqual({ kind: 'tool', name: 'book_return' });
     expect(answered.island.server.title).toBe('Returns desk');
     expect(answered.island.after).toBe('url');
+    // On 2026-07-28 the app goes on only when the person says so: the page tells them to.
+    expect(answered.body.message).toBe(
+      'Your answer reached Returns desk. Go back to your app and tell it you have finished (in the Parley lab: "I\'ve finished"): it goes on from there. You can close this tab.',
+    );
 
     const done = await callTool(
       served.wire,
@@ -280,6 +290,7 @@ describe('2025-11-25 and 2025-06-18', () => {
   it('asks a URL-capable 2025-11-25 client through URL mode when its forms fail', async () => {
     const before = booked.length;
     let urlQuestion: { url: string; elicitationId: string } | undefined;
+    let pageSaid = '';
     const client = await connectHandshake(
       { url: served.url },
       {
@@ -288,10 +299,12 @@ describe('2025-11-25 and 2025-06-18', () => {
           if (request.params.mode !== 'url') throw new Error('This host cannot show forms');
           urlQuestion = request.params as never;
           // The person opens the page and answers it before the client replies with consent.
-          await person.answer(request.params.url, {
+          const answered = await person.answer(request.params.url, {
             action: 'accept',
             content: { reason: 'Wrong item', boxes: 2 },
           });
+          // On a 2025 session the server waits for the page: the call goes on without the person.
+          pageSaid = answered.body.message;
           return { action: 'accept' };
         },
       },
@@ -300,6 +313,9 @@ describe('2025-11-25 and 2025-06-18', () => {
       `Return R${before + 1}: 2 box(es), Wrong item.`,
     );
     expect(urlQuestion?.url).toContain('/parley/questions/');
+    expect(pageSaid).toBe(
+      'Your answer reached Returns desk. Go back to your app: it goes on by itself. You can close this tab.',
+    );
     await client.close();
   });
 

@@ -91,6 +91,7 @@ export class QuestionDialog {
           : renderUrlConsent(this.#body, question.request, {
               context: question.context,
               onAnswer: (action) => this.#answer(question.id, { action }),
+              ...(question.notFinished === true && { notFinished: true }),
             });
     this.#shown = { id: question.id, destroy: rendered.destroy };
     this.#dialog.dataset.mode = question.mode;

@@ -17,6 +17,7 @@ import type { Json } from '../../state/round-state.js';
 import { refuseSecretInMessage, requireMessage, warnIfEmptyForm } from '../guardrails.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
+import { refuseVagueMessage } from '../vague-message.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
 
 /** A form question: the person fills in fields (`ctx.elicit`, `input.form`). */
@@ -51,6 +52,7 @@ export function checkedFormEntry(entry: Readonly<Record<string, unknown>>): {
   readonly question: PreparedQuestion<unknown>;
 } {
   const message = requireMessage('form', entry.message);
+  refuseVagueMessage('form', message, entry.allowVagueMessage);
   const question = formQuestion(entry.question as QuestionInput);
   // A question with an ask.secret() field is answered on a page: its message may well ask for it.
   if (question.secretFields.length === 0) refuseSecretInMessage(message, entry.mentionsSecret === true);
