@@ -90,12 +90,14 @@ export const modernEra: EraModule = {
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
     // Every round runs the handler from the top: what earlier rounds sent is not sent again.
     const notifications = new NotificationSequence(state.notified);
+    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
     const facts: ContextFacts = {
       era: 'modern',
       protocolVersion,
       user,
       clientCapabilities,
-      clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
+      clientInfo,
+      host: app.hosts.of(clientInfo),
       sdk,
       flows: app.flows,
       task: starter,
@@ -133,8 +135,10 @@ export const modernEra: EraModule = {
     let guardAsk: Suspension | undefined;
     if (!failed && isInputRequired(result)) {
       try {
-        const items = batchItems(result.questions, (kind) =>
-          isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+        const items = batchItems(
+          result.questions,
+          (kind) => isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+          facts.host,
         );
         guardAsk = guardSuspension(replay.stateSoFar(), items, result.data, guard, app.maxRounds);
       } catch (error) {
