@@ -137,6 +137,12 @@ function enteredContent(
   for (const [name, node] of fields) {
     let value = personEnters(name, node, meant);
     const kind = kindOf(node);
+    if (value === null) {
+      // Emptied by the person: sent as the host sends an empty field of its kind, or not at all.
+      const empty = kind === 'number' || kind === 'integer' ? untouched?.number : untouched?.text;
+      if (empty === '' || empty === null) content[name] = empty;
+      continue;
+    }
     if (value !== undefined && shownAs(host, node) === 'text' && Array.isArray(value))
       value = value.join(', ');
     if (value === undefined && hostShowsDefault(host, kind, node.default)) value = node.default;

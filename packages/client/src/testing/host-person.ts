@@ -4,15 +4,16 @@ import { CONFIRM_FIELD, CONFIRM_VALUE, optionFieldName } from '@parley/core/host
 /**
  * What the person enters in one field of the form a host shows, given what they mean (the scripted
  * answer, in the author's fields): the same field in the host's type (a number typed as text, a
- * multi-select ticked as one yes/no per option, "confirm" picked for a bare confirmation), or
- * `undefined` for a field they leave alone.
+ * multi-select ticked as one yes/no per option, "confirm" picked for a bare confirmation), `null`
+ * for a field they empty (a scripted `null`: a pre-filled default cleared), or `undefined` for a
+ * field they leave alone.
  */
 export function personEnters(
   name: string,
   node: Readonly<Record<string, unknown>>,
   meant: Readonly<Record<string, unknown>>,
 ): unknown {
-  if (Object.hasOwn(meant, name)) return inHostType(node, meant[name]);
+  if (Object.hasOwn(meant, name)) return meant[name] === null ? null : inHostType(node, meant[name]);
   for (const [field, value] of Object.entries(meant)) {
     if (!Array.isArray(value) || !name.startsWith(`${field}.`)) continue;
     const option = name.slice(field.length + 1);

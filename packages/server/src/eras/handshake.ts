@@ -36,10 +36,11 @@ export const handshakeEra: EraModule = {
       const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
       const clientCapabilities = server.getClientCapabilities();
       // Only a call whose questions could not be sent as URLs was parked (its page went by link).
+      const opensUrls =
+        elicitationModes(clientCapabilities, protocolVersion).url &&
+        (app.hosts.of(server.getClientVersion())?.opensPages(true) ?? true);
       const parkable =
-        app.pages?.mayHoldParked === true &&
-        (!elicitationModes(clientCapabilities, protocolVersion).url ||
-          modeFailedFor('url', clientCapabilities));
+        app.pages?.mayHoldParked === true && (!opensUrls || modeFailedFor('url', clientCapabilities));
       if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);
       const { binding, caller } = parking(call);
       return resumeParked(app, app.pages!, binding, caller).then((resumed) => {

@@ -52,8 +52,11 @@ export const modernEra: EraModule = {
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
     // (with no state) once the person answered: its parked state is on the server (when anything
     // could be parked at all).
-    const parkable =
-      app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
+    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
+    const host = app.hosts.of(clientInfo);
+    const opensUrls =
+      elicitationModes(clientCapabilities, protocolVersion).url && (host?.opensPages(true) ?? true);
+    const parkable = app.pages?.mayHoldParked === true && !opensUrls;
     const state =
       (await openState(app, sdk, bindingFacts, bindingOf)) ??
       (parkable
@@ -90,14 +93,13 @@ export const modernEra: EraModule = {
     const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
     // Every round runs the handler from the top: what earlier rounds sent is not sent again.
     const notifications = new NotificationSequence(state.notified);
-    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
     const facts: ContextFacts = {
       era: 'modern',
       protocolVersion,
       user,
       clientCapabilities,
       clientInfo,
-      host: app.hosts.of(clientInfo),
+      host,
       sdk,
       flows: app.flows,
       task: starter,
