@@ -33,10 +33,12 @@ export function hostShowsDefault(host: HostProfile, kind: FormField['kind'], fal
  * - a field left empty gets its default only where the host did not show that default: where it
  *   did (pre-filled), an optional field the person cleared stays empty. A required field is filled
  *   either way (a host that shows it required cannot leave it empty).
- * Takes the raised content and returns a fresh object.
+ * `sentDefaults`: the default each field was sent with (a revision may have dropped some; default:
+ * every field's own). Takes the raised content and returns a fresh object.
  */
 export function answerFields(
   host: HostProfile,
+  sentDefaults?: ReadonlyMap<string, unknown>,
 ): (fields: readonly FormField[], raised: Record<string, unknown>) => Record<string, unknown> {
   const emptyIsUntouched = host.untouched?.value.text === '';
   return (fields, raised) => {
@@ -45,10 +47,11 @@ export function answerFields(
       let value = Object.hasOwn(raised, field.name) ? raised[field.name] : undefined;
       if (value === null) value = undefined;
       if (value === '' && emptyIsUntouched && !field.required) value = undefined;
+      const shown = sentDefaults ? sentDefaults.get(field.name) : field.default;
       if (
         value === undefined &&
         field.default !== undefined &&
-        (field.required || !hostShowsDefault(host, field.kind, field.default))
+        (field.required || !hostShowsDefault(host, field.kind, shown))
       )
         value = plainCopy(field.default);
       if (value !== undefined) setOwn(content, field.name, value);

@@ -149,6 +149,24 @@ describe('lowerForm', () => {
     expect(lowered(form, vscode).raise({ n: null })).toEqual({ ok: true, content: { note: 'hi', n: 0 } });
   });
 
+  it('on 2025-06-18 the form is adapted too, and a default that revision dropped is filled on the server', () => {
+    const form = ask.form({
+      speed: ask.choice({ std: 'Standard', exp: 'Express' }, { default: 'std', optional: true }),
+    });
+    const modern = lowerForm(schemaOf(form), codex);
+    const older = lowerForm(schemaOf(form), codex, { protocolVersion: '2025-06-18' });
+    expect(older.ok && older.schema.properties.speed).toEqual({
+      type: 'string',
+      enum: ['std', 'exp'],
+      enumNames: ['Standard', 'Express'],
+    });
+    // Codex pre-selects a choice's default: left empty where it was sent, it was cleared.
+    expect(modern.ok && modern.raise({})).toEqual({ ok: true, content: {} });
+    expect(older.ok && older.raise({})).toEqual({ ok: true, content: { speed: 'std' } });
+    const tags = lowerForm(schemaOf(ask.many({ a: 'A' })), vscode, { protocolVersion: '2025-06-18' });
+    expect(!tags.ok && tags.reasons[0]?.rule).toBe('revision');
+  });
+
   it('Codex: an empty form is one required "confirm", and only "confirm" confirms', () => {
     const result = lowered(ask.form({}), codex);
     expect(result.schema.required).toEqual([CONFIRM_FIELD]);

@@ -1,6 +1,7 @@
 import { boundsText } from '../form/field-text.js';
 import { listFields } from '../form/fields.js';
 import { own, plainCopy, setOwn } from '../form/json.js';
+import { schemaForProtocolVersion } from '../form/protocol-version.js';
 import type { FieldError, FieldSchema, FormField, RequestedSchema } from '../form/types.js';
 import { answerFields } from './answer-fields.js';
 import type { HostFact, HostProfile } from './types.js';
@@ -13,7 +14,8 @@ export type LoweringRule =
   | 'many-as-booleans'
   | 'many-unshowable'
   | 'choice-as-enum'
-  | 'empty-form-confirm';
+  | 'empty-form-confirm'
+  | 'revision';
 
 /** One change made to a form for a host (or the reason it cannot be shown), with the fact behind it. */
 export interface LoweringChange {
@@ -91,7 +93,11 @@ type FieldPlan =
  * lowered.ok && lowered.schema.properties.boxes; // { type: 'string', description: 'Enter a whole number from 1 to 3.' }
  * lowered.ok && lowered.raise({ boxes: '2' }); // { ok: true, content: { boxes: 2 } }
  */
-export function lowerForm(schema: RequestedSchema, host: HostProfile | undefined): LoweredForm {
+export function lowerForm(
+  schema: RequestedSchema,
+  host: HostProfile | undefined,
+  options: { readonly protocolVersion?: string } = {},
+): LoweredForm {
   if (!host) return { ok: true, schema, changes: [], raise: (content) => ({ ok: true, content }) };
   if (host.forms.value === 'distrusted')
     return {
@@ -137,13 +143,56 @@ export function lowerForm(schema: RequestedSchema, host: HostProfile | undefined
     changes.push(
       change('root-keys', host.rootKeys!, 'root keys other than type, properties and required are left out'),
     );
-  const raise = raiser(fields, plans, host, emptyConfirm);
-  if (changes.length === 0) return { ok: true, schema, changes, raise };
-  const sent: Record<string, unknown> = stripped ? { type: 'object' } : { ...plainCopy(schema) };
-  sent.properties = lowered;
-  if (required.length > 0) sent.required = required;
-  else delete sent.required;
-  return { ok: true, schema: sent as unknown as RequestedSchema, changes, raise };
+  let sent = schema;
+  if (changes.length > 0) {
+    const built: Record<string, unknown> = stripped ? { type: 'object' } : { ...plainCopy(schema) };
+    built.properties = lowered;
+    if (required.length > 0) built.required = required;
+    else delete built.required;
+    sent = built as unknown as RequestedSchema;
+  }
+  const protocolVersion = options.protocolVersion;
+  if (protocolVersion !== undefined) {
+    const adapted = schemaForProtocolVersion(sent, protocolVersion);
+    if (!adapted.ok)
+      return {
+        ok: false,
+        reasons: adapted.problems.map((problem) => ({
+          rule: 'revision' as const,
+          text: `on ${protocolVersion}: ${problem.message}`,
+          sources: [],
+          seenOn: protocolVersion,
+        })),
+      };
+    // Adapting changes nothing on most revisions: the author's own object is kept then.
+    if (JSON.stringify(adapted.schema) !== JSON.stringify(sent)) sent = adapted.schema;
+  }
+  const raise = raiser(fields, plans, host, emptyConfirm, sentDefaults(sent, fields, plans));
+  return { ok: true, schema: sent, changes, raise };
+}
+
+/**
+ * The default each author field was sent with, as the host got it (a revision may have dropped
+ * it): only a default the host was sent can it have shown pre-filled.
+ */
+function sentDefaults(
+  sent: RequestedSchema,
+  fields: readonly FormField[],
+  plans: ReadonlyMap<string, FieldPlan>,
+): ReadonlyMap<string, unknown> {
+  const defaults = new Map<string, unknown>();
+  for (const field of fields) {
+    const plan = plans.get(field.name)!;
+    const names =
+      plan.kind === 'booleans'
+        ? plan.options.map((option) => optionFieldName(field.name, option))
+        : [field.name];
+    const node = own(sent.properties, names[0]!);
+    const fallback =
+      typeof node === 'object' && node !== null ? own(node as Record<string, unknown>, 'default') : undefined;
+    if (fallback !== undefined) defaults.set(field.name, plan.kind === 'booleans' ? field.default : fallback);
+  }
+  return defaults;
 }
 
 function confirmsEmpty(host: HostProfile): boolean {
@@ -289,8 +338,9 @@ function raiser(
   plans: ReadonlyMap<string, FieldPlan>,
   host: HostProfile,
   emptyConfirm: boolean,
+  defaults: ReadonlyMap<string, unknown>,
 ): (content: Record<string, unknown>) => RaisedContent {
-  const answer = answerFields(host);
+  const answer = answerFields(host, defaults);
   return (content) => {
     if (emptyConfirm) {
       if (own(content, CONFIRM_FIELD) !== CONFIRM_VALUE)

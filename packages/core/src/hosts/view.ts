@@ -1,5 +1,4 @@
 import { elicitationModes } from '../capabilities.js';
-import { schemaForProtocolVersion } from '../form/protocol-version.js';
 import type { RequestedSchema } from '../form/types.js';
 import { type LoweringChange, lowerForm } from './lower.js';
 import { HOST_PROFILES } from './profiles.js';
@@ -53,15 +52,9 @@ export function viewForHost(
   });
   if (options.secret) return page([], 'a secret is asked only on a page of the server');
   if (!declared.form) return page([], `${profile.title} declares no form mode`);
-  const lowered = lowerForm(schema, profile);
+  const lowered = lowerForm(schema, profile, { protocolVersion });
   if (!lowered.ok) return page(lowered.reasons, lowered.reasons.map((reason) => reason.text).join('; '));
-  const adapted = schemaForProtocolVersion(lowered.schema, protocolVersion);
-  if (!adapted.ok)
-    return page(
-      lowered.changes,
-      `on ${protocolVersion}: ${adapted.problems.map((problem) => problem.message).join('; ')}`,
-    );
-  return { profile, route: 'in-band', sent: adapted.schema, changes: lowered.changes };
+  return { profile, route: 'in-band', sent: lowered.schema, changes: lowered.changes };
 }
 
 /**

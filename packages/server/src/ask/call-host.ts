@@ -9,20 +9,25 @@ import {
   opensPages,
 } from '@parley/core/hosts';
 
-/** A call's client as the server knows it from a host profile: how its forms are lowered, how long it waits. */
+/**
+ * A call's client as the server knows it from a host profile, on the protocol revision it speaks:
+ * how its forms are lowered (and adapted to that revision), how long it waits.
+ */
 export class CallHost {
   readonly profile: HostProfile;
+  readonly protocolVersion: string;
   readonly #forms = new WeakMap<PreparedQuestion<unknown>, LoweredForm>();
 
-  constructor(profile: HostProfile) {
+  constructor(profile: HostProfile, protocolVersion: string) {
     this.profile = profile;
+    this.protocolVersion = protocolVersion;
   }
 
   /** The question as this host is sent it (worked out once per question). */
   form(question: PreparedQuestion<unknown>): LoweredForm {
     let lowered = this.#forms.get(question);
     if (lowered === undefined) {
-      lowered = lowerForm(question.schema, this.profile);
+      lowered = lowerForm(question.schema, this.profile, { protocolVersion: this.protocolVersion });
       this.#forms.set(question, lowered);
     }
     return lowered;
@@ -51,20 +56,24 @@ const MAX_REMEMBERED = 256;
 /** The host profiles a server matches its clients against (`createServer({ hosts })`). */
 export class HostDirectory {
   readonly table: readonly HostProfile[];
-  readonly #hosts = new Map<HostProfile, CallHost>();
-  /** By `name\0version`: on 2026-07-28 every request brings a new clientInfo object. */
+  /** By profile and revision, so a question is lowered once for each. */
+  readonly #hosts = new Map<string, CallHost>();
+  /** By name, version and revision: on 2026-07-28 every request brings a new clientInfo object. */
   readonly #known = new Map<string, CallHost | null>();
 
   constructor(options: HostTableOptions | false | undefined) {
     this.table = options === false ? [] : hostTable(options);
   }
 
-  /** The host of a call, by the `clientInfo` it sent; `undefined` for a host no profile knows. */
-  of(clientInfo: unknown): CallHost | undefined {
+  /**
+   * The host of a call, by the `clientInfo` it sent, on the revision it speaks; `undefined` for a
+   * host no profile knows.
+   */
+  of(clientInfo: unknown, protocolVersion: string): CallHost | undefined {
     if (this.table.length === 0 || typeof clientInfo !== 'object' || clientInfo === null) return undefined;
     const { name, version } = clientInfo as { name?: unknown; version?: unknown };
     if (typeof name !== 'string') return undefined;
-    const key = `${name}\0${typeof version === 'string' ? version : ''}`;
+    const key = `${name}\0${typeof version === 'string' ? version : ''}\0${protocolVersion}`;
     const known = this.#known.get(key);
     if (known !== undefined) return known ?? undefined;
     const profile = hostProfileFor(this.table, {
@@ -73,8 +82,9 @@ export class HostDirectory {
     });
     let host: CallHost | undefined;
     if (profile) {
-      host = this.#hosts.get(profile) ?? new CallHost(profile);
-      this.#hosts.set(profile, host);
+      const index = `${this.table.indexOf(profile)}\0${protocolVersion}`;
+      host = this.#hosts.get(index) ?? new CallHost(profile, protocolVersion);
+      this.#hosts.set(index, host);
     }
     if (this.#known.size >= MAX_REMEMBERED) this.#known.clear();
     this.#known.set(key, host ?? null);

@@ -38,7 +38,7 @@ export const handshakeEra: EraModule = {
       // Only a call whose questions could not be sent as URLs was parked (its page went by link).
       const opensUrls =
         elicitationModes(clientCapabilities, protocolVersion).url &&
-        (app.hosts.of(server.getClientVersion())?.opensPages(true) ?? true);
+        (app.hosts.of(server.getClientVersion(), protocolVersion)?.opensPages(true) ?? true);
       const parkable =
         app.pages?.mayHoldParked === true && (!opensUrls || modeFailedFor('url', clientCapabilities));
       if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);
@@ -62,7 +62,7 @@ function start<R>(
   resumed: RoundState | undefined,
 ): Promise<R> {
   const clientInfo = call.server.getClientVersion();
-  const host = call.app.hosts.of(clientInfo);
+  const host = call.app.hosts.of(clientInfo, protocolVersion);
   const engine = new PushEngine(call, protocolVersion, resumed?.callId ?? newCallId(), resumed, host);
   const first = handshakeFacts(
     call,

@@ -53,7 +53,7 @@ export const modernEra: EraModule = {
     // (with no state) once the person answered: its parked state is on the server (when anything
     // could be parked at all).
     const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
-    const host = app.hosts.of(clientInfo);
+    const host = app.hosts.of(clientInfo, protocolVersion);
     const opensUrls =
       elicitationModes(clientCapabilities, protocolVersion).url && (host?.opensPages(true) ?? true);
     const parkable = app.pages?.mayHoldParked === true && !opensUrls;
