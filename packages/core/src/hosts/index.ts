@@ -20,6 +20,7 @@ export {
   hostTable,
   UNKEYABLE_NAMES,
 } from './match.js';
+export { type HostNote, hostNotes } from './notes.js';
 export { HOST_PROFILES } from './profiles.js';
 export { HOST_SOURCES } from './sources.js';
 export type {

@@ -1,6 +1,7 @@
 import { elicitationModes } from '../capabilities.js';
 import type { RequestedSchema } from '../form/types.js';
 import { type LoweringChange, lowerForm } from './lower.js';
+import { type HostNote, hostNotes } from './notes.js';
 import { HOST_PROFILES } from './profiles.js';
 import type { HostProfile } from './types.js';
 
@@ -20,6 +21,8 @@ export interface HostView {
   readonly changes: readonly LoweringChange[];
   /** Why the question goes to a page, in words (not in-band only). */
   readonly why?: string;
+  /** What else the host does with this form that the server takes care of (in-band only). */
+  readonly notes: readonly HostNote[];
 }
 
 /** Whether a host's declared URL mode carries a question page's link (a distrusted one does not). */
@@ -49,12 +52,19 @@ export function viewForHost(
     route: opensPages(profile, declared.url) ? 'page-url' : 'page-link',
     changes,
     why,
+    notes: [],
   });
   if (options.secret) return page([], 'a secret is asked only on a page of the server');
   if (!declared.form) return page([], `${profile.title} declares no form mode`);
   const lowered = lowerForm(schema, profile, { protocolVersion });
   if (!lowered.ok) return page(lowered.reasons, lowered.reasons.map((reason) => reason.text).join('; '));
-  return { profile, route: 'in-band', sent: lowered.schema, changes: lowered.changes };
+  return {
+    profile,
+    route: 'in-band',
+    sent: lowered.schema,
+    changes: lowered.changes,
+    notes: hostNotes(schema, profile),
+  };
 }
 
 /**
