@@ -46,6 +46,21 @@ describe('progress reminders while a question waits', () => {
     ]);
   });
 
+  it('says when the question moves to a page, where the call’s host gives up on it (its profile)', () => {
+    const wheel = new WaitingReminders(10_000);
+    const req = request();
+    const call = waitingCallOf(wheel, req as never)!;
+    call.began(Date.now() + 50_000);
+    vi.advanceTimersByTime(10_000);
+    call.ended();
+    call.began();
+    vi.advanceTimersByTime(10_000);
+    expect(req.sent.map((n) => n.params.message)).toEqual([
+      `${WAITING_MESSAGE} (in 40 s it moves to a page of the server, before this host gives up on it)`,
+      WAITING_MESSAGE,
+    ]);
+  });
+
   it('never leaves a gap longer than the period, whenever in the wheel turn the call began waiting', () => {
     for (const offset of [0, 1, 4_999, 5_000, 14_999, 19_999]) {
       const wheel = new WaitingReminders(20_000);
