@@ -2,8 +2,8 @@ import { type TestClient, testClient } from '@parley/client/testing';
 import { HOST_PROFILES } from '@parley/core/hosts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './db.js';
-import { type Brightgrid, createBrightgrid } from './server.js';
 import { type Served, serveOnLoopback } from './serve-http.js';
+import { type Brightgrid, createBrightgrid } from './server.js';
 import { SESSION_COOKIE } from './web/session.js';
 
 // Brightgrid's tools asked as every host with a profile, on the host's own 2025 revision and on
@@ -53,7 +53,13 @@ async function call(client: TestClient, tool: string, args: Record<string, unkno
 const pickup = daysFromNow(3);
 const departure = daysFromNow(20);
 const ANSWERS = {
-  return: { reason: 'Wrong item', email: 'alice@brightgrid.example', boxes: 2, pickup_date: pickup, gift_wrap: true },
+  return: {
+    reason: 'Wrong item',
+    email: 'alice@brightgrid.example',
+    boxes: 2,
+    pickup_date: pickup,
+    gift_wrap: true,
+  },
   destination: { value: 'LIS' },
   date: { value: departure },
   confirm: { value: true },
@@ -61,40 +67,46 @@ const ANSWERS = {
   deploy: { environment: 'production', notify: false, window: '2026-08-03T09:00:00+02:00' },
 };
 
-describe.each(HOST_PROFILES.map((profile) => [profile.id, profile] as const))('Brightgrid as %s', (_id, profile) => {
-  it.each(['handshake', 'modern'] as const)('on the %s era: nothing it cannot show, and the bookings meant', async (era) => {
-    const client = await testClient(brightgrid.server, {
-      host: profile,
-      era,
-      answers: ANSWERS,
-      endpoint: { authenticate: () => ALICE },
-      person: { headers: { cookie } },
-    });
-    try {
-      const returned = await call(client, 'book_return');
-      expect(returned.return).toMatchObject({
-        reason: 'Wrong item',
-        email: 'alice@brightgrid.example',
-        boxes: 2,
-        pickupDate: pickup,
-        giftWrap: true,
-      });
-      const flight = await call(client, 'book_flight');
-      expect(flight.flight).toMatchObject({ destination: 'LIS', date: departure });
-      const tagged = await call(client, 'select_tags', { sku: 'BG-100' });
-      expect(tagged.product?.tags).toEqual(['eco', 'gift']);
-      const deployed = await call(client, 'deploy', { service: 'storefront', version: '1.4.2' });
-      expect(deployed.deployment).toMatchObject({
-        environment: 'production',
-        notify: false,
-        window: '2026-08-03T09:00:00+02:00',
-      });
-      expect(client.host!.questions.flatMap((question) => question.problems)).toEqual([]);
-    } finally {
-      await client.close();
-    }
-  });
-});
+describe.each(HOST_PROFILES.map((profile) => [profile.id, profile] as const))(
+  'Brightgrid as %s',
+  (_id, profile) => {
+    it.each(['handshake', 'modern'] as const)(
+      'on the %s era: nothing it cannot show, and the bookings meant',
+      async (era) => {
+        const client = await testClient(brightgrid.server, {
+          host: profile,
+          era,
+          answers: ANSWERS,
+          endpoint: { authenticate: () => ALICE },
+          person: { headers: { cookie } },
+        });
+        try {
+          const returned = await call(client, 'book_return');
+          expect(returned.return).toMatchObject({
+            reason: 'Wrong item',
+            email: 'alice@brightgrid.example',
+            boxes: 2,
+            pickupDate: pickup,
+            giftWrap: true,
+          });
+          const flight = await call(client, 'book_flight');
+          expect(flight.flight).toMatchObject({ destination: 'LIS', date: departure });
+          const tagged = await call(client, 'select_tags', { sku: 'BG-100' });
+          expect(tagged.product?.tags).toEqual(['eco', 'gift']);
+          const deployed = await call(client, 'deploy', { service: 'storefront', version: '1.4.2' });
+          expect(deployed.deployment).toMatchObject({
+            environment: 'production',
+            notify: false,
+            window: '2026-08-03T09:00:00+02:00',
+          });
+          expect(client.host!.questions.flatMap((question) => question.problems)).toEqual([]);
+        } finally {
+          await client.close();
+        }
+      },
+    );
+  },
+);
 
 describe('Brightgrid and a host no profile knows', () => {
   it('sends it the forms as written', async () => {
@@ -115,7 +127,10 @@ describe('Brightgrid and a host no profile knows', () => {
       await call(codex, 'select_tags', { sku: 'BG-200' });
       const sent = unknown.asked[0]!.requestedSchema!;
       expect(sent.properties.value).toMatchObject({ type: 'array', minItems: 1, maxItems: 3 });
-      expect(Object.keys(codex.host!.questions[0]!.requestedSchema as object)).toEqual(['type', 'properties']);
+      expect(Object.keys(codex.host!.questions[0]!.requestedSchema as object)).toEqual([
+        'type',
+        'properties',
+      ]);
       expect(codex.host!.questions[0]!.requestedSchema).not.toEqual(sent);
     } finally {
       await unknown.close();
