@@ -6,10 +6,40 @@ function fact<T>(value: T, sources: readonly string[], seenOn: string, note?: st
 }
 
 const NONE = { kind: 'none' } as const;
-/** The forms of a host that declares no elicitation: Parley asks its person on a question page. */
-const noForms = (sources: readonly string[], seenOn: string) =>
-  fact('not-declared' as const, sources, seenOn, 'a question goes to a page of the server (the ladder)');
 const noUrl = (sources: readonly string[], seenOn: string) => fact('not-declared' as const, sources, seenOn);
+
+/** A host that declares no elicitation: Parley asks its person on a page of the server. */
+function declaresNothing(host: {
+  readonly id: string;
+  readonly title: string;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly protocolVersion: string;
+  readonly capabilities?: Readonly<Record<string, unknown>>;
+  readonly sources: readonly string[];
+  readonly seenOn: string;
+  readonly keying?: string;
+  readonly wireNote?: string;
+}): HostProfile {
+  const { sources, seenOn } = host;
+  return {
+    id: host.id,
+    title: host.title,
+    names: [host.clientInfo.name],
+    ...(host.keying !== undefined && { keying: host.keying }),
+    wire: fact(
+      {
+        clientInfo: host.clientInfo,
+        protocolVersion: host.protocolVersion,
+        capabilities: host.capabilities ?? {},
+      },
+      sources,
+      seenOn,
+      host.wireNote,
+    ),
+    forms: fact('not-declared', sources, seenOn, 'a question goes to a page of the server (the ladder)'),
+    url: noUrl(sources, seenOn),
+  };
+}
 
 /**
  * The hosts Parley knows, from the research in `host-quirks.md` (newest source read 2026-09-17).
@@ -134,22 +164,14 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
         'so Parley moves a question still unanswered near 60 s to its page',
     ),
   },
-  {
+  declaresNothing({
     id: 'claude-desktop',
     title: 'Claude Desktop chat and claude.ai',
-    names: ['claude-ai'],
-    wire: fact(
-      {
-        clientInfo: { name: 'claude-ai', version: '0.1.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-      },
-      ['D1', 'M1'],
-      '0.1.0 (2026-03 and 2026-08 probes)',
-    ),
-    forms: noForms(['D1', 'M1'], '0.1.0'),
-    url: noUrl(['D1'], '0.1.0'),
-  },
+    clientInfo: { name: 'claude-ai', version: '0.1.0' },
+    protocolVersion: '2025-11-25',
+    sources: ['D1', 'M1'],
+    seenOn: '0.1.0 (2026-03 and 2026-08 probes)',
+  }),
   {
     id: 'codex',
     title: 'OpenAI Codex (CLI and app server)',
@@ -219,23 +241,16 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     forms: fact('shown', ['M1'], 'app 3.14.27', 'declared; how it renders each field is not known'),
     url: noUrl(['M1'], 'app 3.14.27'),
   },
-  {
+  declaresNothing({
     id: 'gemini-cli',
     title: 'Gemini CLI',
-    names: ['gemini-cli-mcp-client'],
-    wire: fact(
-      {
-        clientInfo: { name: 'gemini-cli-mcp-client', version: '0.5.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: { roots: {} },
-      },
-      ['G1'],
-      'snapshot 5411f113 (2026-08-21)',
-      'the version is the CLI version; 0.5.0 is an example',
-    ),
-    forms: noForms(['G1', 'G2'], 'snapshot 5411f113'),
-    url: noUrl(['G1'], 'snapshot 5411f113'),
-  },
+    clientInfo: { name: 'gemini-cli-mcp-client', version: '0.5.0' },
+    protocolVersion: '2025-11-25',
+    capabilities: { roots: {} },
+    sources: ['G1', 'G2'],
+    seenOn: 'snapshot 5411f113 (2026-08-21)',
+    wireNote: 'the version is the CLI version; 0.5.0 is an example',
+  }),
   {
     id: 'goose',
     title: 'Goose Desktop',
@@ -288,23 +303,15 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
       'then answers -32603 "timed out"',
     ),
   },
-  {
+  declaresNothing({
     id: 'librechat',
     title: 'LibreChat',
-    names: ['@librechat/api-client'],
+    clientInfo: { name: '@librechat/api-client', version: '1.2.3' },
+    protocolVersion: '2025-11-25',
+    sources: ['L1'],
+    seenOn: 'several index versions',
     keying: 'the version is hardcoded 1.2.3 (L1)',
-    wire: fact(
-      {
-        clientInfo: { name: '@librechat/api-client', version: '1.2.3' },
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-      },
-      ['L1'],
-      'several index versions',
-    ),
-    forms: noForms(['L1'], 'several index versions'),
-    url: noUrl(['L1'], 'several index versions'),
-  },
+  }),
   {
     id: 'inspector',
     title: 'MCP Inspector (web)',
@@ -333,22 +340,14 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     },
     defaults: fact('prefilled', ['I2'], 'v2 snapshot 86d5f58e'),
   },
-  {
+  declaresNothing({
     id: 'inspector-cli',
     title: 'MCP Inspector (CLI)',
-    names: ['inspector-cli'],
-    wire: fact(
-      {
-        clientInfo: { name: 'inspector-cli', version: '2.3.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-      },
-      ['I1'],
-      'v2 snapshot 86d5f58e',
-    ),
-    forms: noForms(['I1'], 'v2 snapshot 86d5f58e'),
-    url: noUrl(['I1'], 'v2 snapshot 86d5f58e'),
-  },
+    clientInfo: { name: 'inspector-cli', version: '2.3.0' },
+    protocolVersion: '2025-11-25',
+    sources: ['I1'],
+    seenOn: 'v2 snapshot 86d5f58e',
+  }),
   {
     id: 'mcpjam',
     title: 'MCPJam Inspector',
@@ -433,62 +432,38 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     },
     defaults: fact('prefilled', ['FA1'], 'snapshot 610a2f57'),
   },
-  {
+  declaresNothing({
     id: 'cline',
     title: 'Cline',
-    names: ['Cline'],
-    wire: fact(
-      { clientInfo: { name: 'Cline', version: '4.0.10' }, protocolVersion: '2025-11-25', capabilities: {} },
-      ['M1'],
-      '4.0.10 (probed)',
-    ),
-    forms: noForms(['M1'], '4.0.10'),
-    url: noUrl(['M1'], '4.0.10'),
-  },
-  {
+    clientInfo: { name: 'Cline', version: '4.0.10' },
+    protocolVersion: '2025-11-25',
+    sources: ['M1'],
+    seenOn: '4.0.10 (probed)',
+  }),
+  declaresNothing({
     id: 'continue',
     title: 'Continue (IDE)',
-    names: ['continue-client'],
-    wire: fact(
-      {
-        clientInfo: { name: 'continue-client', version: '1.0.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-      },
-      ['N1'],
-      'index version',
-    ),
-    forms: noForms(['N1'], 'index version'),
-    url: noUrl(['N1'], 'index version'),
-  },
-  {
+    clientInfo: { name: 'continue-client', version: '1.0.0' },
+    protocolVersion: '2025-11-25',
+    sources: ['N1'],
+    seenOn: 'index version',
+  }),
+  declaresNothing({
     id: 'zed',
     title: 'Zed',
-    names: ['Zed'],
+    clientInfo: { name: 'Zed', version: '0.1.0' },
+    protocolVersion: '2025-03-26',
+    sources: ['Z1'],
+    seenOn: 'crate at 22cc524a',
     keying: 'the version is the context_server crate version, not the app version (Z1)',
-    wire: fact(
-      { clientInfo: { name: 'Zed', version: '0.1.0' }, protocolVersion: '2025-03-26', capabilities: {} },
-      ['Z1'],
-      'crate at 22cc524a',
-      'the version is an example; Zed speaks one protocol revision only',
-    ),
-    forms: noForms(['Z1'], 'crate at 22cc524a'),
-    url: noUrl(['Z1'], 'crate at 22cc524a'),
-  },
-  {
+    wireNote: 'the version is an example; Zed speaks one protocol revision only',
+  }),
+  declaresNothing({
     id: 'n8n',
     title: 'n8n MCP Client Tool',
-    names: ['@n8n/n8n-nodes-langchain.mcpClientTool'],
-    wire: fact(
-      {
-        clientInfo: { name: '@n8n/n8n-nodes-langchain.mcpClientTool', version: '1.4' },
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-      },
-      ['M1'],
-      '1.4 (probed)',
-    ),
-    forms: noForms(['M1'], '1.4'),
-    url: noUrl(['M1'], '1.4'),
-  },
+    clientInfo: { name: '@n8n/n8n-nodes-langchain.mcpClientTool', version: '1.4' },
+    protocolVersion: '2025-11-25',
+    sources: ['M1'],
+    seenOn: '1.4 (probed)',
+  }),
 ]);
