@@ -1,6 +1,13 @@
 import { type TestClient, testClient } from '@parley/client/testing';
 import { builtInProfile, type HostProfile } from '@parley/core/hosts';
-import { ask, createServer, type QuestionInput, type ServerOptions } from '@parley/server';
+import {
+  ask,
+  createServer,
+  input,
+  inputRequired,
+  type QuestionInput,
+  type ServerOptions,
+} from '@parley/server';
 import { describe, expect, it } from 'vitest';
 
 // Every rule of the host profiles, against the host's emulator (testClient({ host })): with the
@@ -261,6 +268,26 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
     try {
       await client.callTool('ask');
       expect(client.host!.questions.map((asked) => asked.mode)).toEqual(['url']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('guard style: the questions of inputRequired() are lowered too, and their answers typed', async () => {
+    const server = createServer({ name: 'desk', version: '1.0.0' });
+    const questions = { boxes: input.form('How many boxes?', ask.integer({ min: 1, max: 3 })) };
+    server.tool('guarded', { description: 'Asks in guard style' }, async (_args, ctx) => {
+      const { boxes } = await ctx.answers(questions);
+      if (!boxes) return inputRequired(questions);
+      return JSON.stringify(boxes);
+    });
+    const client = await testClient(server, { host: 'codex', era, answers: { boxes: { value: 3 } } });
+    try {
+      expect(JSON.parse(textOf(await client.callTool('guarded')))).toEqual({ action: 'accept', value: 3 });
+      expect(client.host!.questions.flatMap((asked) => asked.problems)).toEqual([]);
+      expect(client.host!.questions[0]!.requestedSchema).toMatchObject({
+        properties: { value: { type: 'string' } },
+      });
     } finally {
       await client.close();
     }
