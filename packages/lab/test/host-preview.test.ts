@@ -21,7 +21,7 @@ it('previews the question as Codex and as Claude Desktop beside the real form', 
   const preview = box.getByRole('region', { name: 'Preview as another host' });
   await preview.getByLabel('Preview as host').selectOption({ label: 'OpenAI Codex (CLI and app server)' });
   await expect
-    .poll(() => preview.getByRole('status').textContent())
+    .poll(() => preview.locator('.host-preview-where').textContent())
     .toBe('OpenAI Codex (CLI and app server) (codex-mcp-client): shown in the host, as below.');
   const shown = preview.locator('.host-preview-form');
   expect(await shown.getAttribute('inert')).toBe('');
@@ -41,7 +41,7 @@ it('previews the question as Codex and as Claude Desktop beside the real form', 
 
   await preview.getByLabel('Preview as host').selectOption({ label: 'Claude Desktop chat and claude.ai' });
   await expect
-    .poll(() => preview.getByRole('status').textContent())
+    .poll(() => preview.locator('.host-preview-where').textContent())
     .toMatch(
       /asked on a page of the server, by a link in the call’s result, because .*declares no form mode/,
     );

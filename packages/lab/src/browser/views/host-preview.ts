@@ -31,7 +31,7 @@ export function renderHostPreview(
     el('option', { value: '' }, 'No preview'),
     ...HOST_PROFILES.map((profile) => el('option', { value: profile.id }, profile.title)),
   ) as HTMLSelectElement;
-  const summary = el('p', { class: 'host-preview-where', role: 'status' });
+  const summary = el('p', { class: 'host-preview-where', 'aria-live': 'polite' });
   const changes = el('ul', { class: 'host-preview-changes' });
   const form = el('div', { class: 'host-preview-form', inert: true });
   let shown: RenderedElicitation | undefined;
