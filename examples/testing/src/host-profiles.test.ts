@@ -1,4 +1,5 @@
 import { type TestClient, testClient } from '@parley/client/testing';
+import type { RequestedSchema } from '@parley/core/form';
 import { builtInProfile, type HostProfile } from '@parley/core/hosts';
 import {
   ask,
@@ -91,12 +92,12 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
   });
 
   it('Codex: a root key it rejects is left out', async () => {
-    const form = {
+    const form: RequestedSchema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       properties: { name: { type: 'string', title: 'Name' } },
       required: ['name'],
-    } as const;
+    };
     const lowered = await askAs('codex-mcp-client', era, form, { q: { name: 'Ada' } });
     expect(lowered.problems).toEqual([]);
     expect(lowered.got).toEqual({ action: 'accept', value: { name: 'Ada' } });
