@@ -232,6 +232,14 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
     expect(lowered.got).toEqual({ action: 'decline' });
     const confirmed = await askAs('codex-mcp-client', era, empty, { q: {} });
     expect(confirmed.got).toEqual({ action: 'accept', value: {} });
+    // Goose shows an empty form with a lone Accept: the person cannot decline it.
+    const goose = await askAs('goose-desktop', era, empty, { q: { action: 'decline' } }, { hosts: false });
+    expect(goose.problems).toEqual([
+      'a form with no fields offers only Accept: the person could not decline',
+    ]);
+    expect((await askAs('goose-desktop', era, empty, { q: { action: 'decline' } })).got).toEqual({
+      action: 'decline',
+    });
   });
 
   it('Codex: formats it does not check are checked on the server', async () => {
