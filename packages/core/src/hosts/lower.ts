@@ -2,9 +2,13 @@ import { boundsText } from '../form/field-text.js';
 import { listFields } from '../form/fields.js';
 import { own, plainCopy, setOwn } from '../form/json.js';
 import { schemaForProtocolVersion } from '../form/protocol-version.js';
-import type { FieldError, FieldSchema, FormField, RequestedSchema } from '../form/types.js';
-import { answerFields } from './answer-fields.js';
+import type { FieldSchema, FormField, RequestedSchema } from '../form/types.js';
+import { CONFIRM_FIELD, CONFIRM_VALUE, type FieldPlan, optionFieldName } from './plan.js';
+import { type RaisedContent, raiser } from './raise.js';
 import type { HostFact, HostProfile } from './types.js';
+
+export { CONFIRM_FIELD, CONFIRM_VALUE, optionFieldName } from './plan.js';
+export type { RaisedContent } from './raise.js';
 
 /** Each way Parley changes a form for a host, or finds it cannot. */
 export type LoweringRule =
@@ -28,11 +32,6 @@ export interface LoweringChange {
   readonly seenOn: string;
 }
 
-/** The answer read back into the author's form: the content the author's check then runs on. */
-export type RaisedContent =
-  | { readonly ok: true; readonly content: Record<string, unknown> }
-  | { readonly ok: false; readonly errors: FieldError[] };
-
 /** A form as one host is sent it, and how its answers are read back. */
 export type LoweredForm =
   | {
@@ -51,31 +50,11 @@ export type LoweredForm =
 
 /** The most options a multi-select may have to be asked as one yes/no field each (host-quirks §3.2 rule 6). */
 export const MAX_OPTION_BOOLEANS = 6;
-/** The one field an empty form is asked with where an empty form is not a person's consent. */
-export const CONFIRM_FIELD = 'confirm';
-/** The value of {@link CONFIRM_FIELD} that confirms. */
-export const CONFIRM_VALUE = 'confirm';
-
-/**
- * The name of the yes/no field that asks for one option of a multi-select, for hosts that cannot
- * show a multi-select (`tags` and `rust` make `tags.rust`).
- */
-export function optionFieldName(field: string, option: string): string {
-  return `${field}.${option}`;
-}
-
 const ROOT_KEYS = new Set(['type', 'properties', 'required']);
 
 function change(rule: LoweringRule, fact: HostFact<unknown>, text: string, field?: string): LoweringChange {
   return { rule, text, sources: fact.sources, seenOn: fact.seenOn, ...(field !== undefined && { field }) };
 }
-
-/** What the lowering does to one field (the raise reads it back). */
-type FieldPlan =
-  | { readonly kind: 'as-is' }
-  | { readonly kind: 'text-number' }
-  | { readonly kind: 'booleans'; readonly options: readonly string[] }
-  | { readonly kind: 'plain-enum' };
 
 /**
  * Changes a checked form so that `host` shows it as the author meant, following the host's profile
@@ -328,56 +307,5 @@ function writeField(
       if (field.required) required.push(field.name);
       return;
     }
-  }
-}
-
-const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-
-function raiser(
-  fields: readonly FormField[],
-  plans: ReadonlyMap<string, FieldPlan>,
-  host: HostProfile,
-  emptyConfirm: boolean,
-  defaults: ReadonlyMap<string, unknown>,
-): (content: Record<string, unknown>) => RaisedContent {
-  const answer = answerFields(host, defaults);
-  return (content) => {
-    if (emptyConfirm) {
-      if (own(content, CONFIRM_FIELD) !== CONFIRM_VALUE)
-        return { ok: false, errors: [{ field: '', message: 'Choose "confirm" to go on, or decline' }] };
-      return { ok: true, content: {} };
-    }
-    const raised: Record<string, unknown> = {};
-    for (const field of fields) {
-      const value = raiseField(field, plans.get(field.name)!, content);
-      if (value !== undefined) setOwn(raised, field.name, value);
-    }
-    return { ok: true, content: answer(fields, raised) };
-  };
-}
-
-function raiseField(field: FormField, plan: FieldPlan, content: Record<string, unknown>): unknown {
-  const value = own(content, field.name);
-  switch (plan.kind) {
-    case 'text-number': {
-      if (typeof value !== 'string') return value;
-      const text = value.trim();
-      if (text === '') return undefined;
-      return NUMBER_TEXT.test(text) ? Number(text) : value;
-    }
-    case 'booleans': {
-      // A host that did send the multi-select itself (a later round, another host) is read as sent.
-      if (value !== undefined) return value;
-      const answered = plan.options.filter(
-        (option) => own(content, optionFieldName(field.name, option)) !== undefined,
-      );
-      if (answered.length === 0) return undefined;
-      const chosen = plan.options.filter(
-        (option) => own(content, optionFieldName(field.name, option)) === true,
-      );
-      return chosen.length === 0 && !field.required ? undefined : chosen;
-    }
-    default:
-      return value;
   }
 }
