@@ -361,7 +361,8 @@ export class PushEngine implements WaitingAsk {
     this.#waiting?.began(timeout.deadline);
     const options = { timeout: timeout.ms, signal: sdk.mcpReq.signal };
     // Less than a second left before the host gives up: the page at once, rather than a question it drops.
-    if (timeout.ms < 1000) return Promise.reject(new HostLimitReached(Math.max(0, timeout.ms)));
+    if (timeout.deadline !== undefined && timeout.ms < 1000)
+      return Promise.reject(new HostLimitReached(Math.max(0, timeout.ms)));
     try {
       const { resultSchema, ...request } = kind.request.handshake(item, message, this.#protocolVersion);
       return resultSchema
