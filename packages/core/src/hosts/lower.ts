@@ -67,6 +67,8 @@ function change(rule: LoweringRule, fact: HostFact<unknown>, text: string, field
  * distrusted cannot be shown any form. A host without a profile gets the form unchanged.
  *
  * @example
+ * import { ask, prepareQuestion } from '@parley/core/form';
+ *
  * const form = prepareQuestion(ask.form({ boxes: ask.integer({ min: 1, max: 3 }) })).schema;
  * const lowered = lowerForm(form, builtInProfile('codex'));
  * lowered.ok && lowered.schema.properties.boxes; // { type: 'string', description: 'Enter a whole number from 1 to 3.' }

@@ -31,6 +31,8 @@ function hasLimits(field: FormField): boolean {
  * Only the notes that concern a field of this form (or the form as a whole) are given.
  *
  * @example
+ * import { ask, prepareQuestion } from '@parley/core/form';
+ *
  * hostNotes(prepareQuestion(ask.email()).schema, builtInProfile('codex')!)[0]?.text; // 'does not check formats: the server does'
  */
 export function hostNotes(schema: RequestedSchema, host: HostProfile): HostNote[] {

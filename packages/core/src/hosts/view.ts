@@ -36,6 +36,8 @@ export function opensPages(profile: HostProfile, declaredUrl: boolean): boolean 
  * same way for a real client (`@parley/server`); this is the view the host matrix is drawn from.
  *
  * @example
+ * import { ask, prepareQuestion } from '@parley/core/form';
+ *
  * const form = prepareQuestion(ask.many({ a: 'A', b: 'B' })).schema;
  * viewForHost(form, builtInProfile('claude-desktop')!).route; // 'page-link': it declares no elicitation
  * viewForHost(form, builtInProfile('codex')!).changes[0]?.rule; // 'many-as-booleans'
@@ -72,6 +74,8 @@ export function viewForHost(
  * profile). `parley hosts` prints it; the docs' host page is drawn from the same table.
  *
  * @example
+ * import { ask, prepareQuestion } from '@parley/core/form';
+ *
  * hostMatrix(prepareQuestion(ask.integer({ min: 1, max: 3 })).schema).map((view) => `${view.profile.id}: ${view.route}`);
  */
 export function hostMatrix(
