@@ -235,6 +235,7 @@ export interface UpstreamOAuthConfig {
   readonly issuer: string;
 }
 
+/** One upstream: a server reached over Streamable HTTP, or one the gateway starts and speaks to over stdio. */
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig;
 
 /** The gateway's configuration (`gateway.json`), checked by {@link readGatewayConfig}. */

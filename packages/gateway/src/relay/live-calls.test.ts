@@ -24,6 +24,7 @@ function askingCall(): { live: LiveCall; cancelled: () => unknown } {
               .then((answer) => resolve({ content: [{ type: 'text', text: JSON.stringify(answer) }] })),
         );
       }),
+    '2025-06-18',
   );
   return { live, cancelled: () => reason };
 }
@@ -39,7 +40,10 @@ describe('LiveCalls', () => {
       { handle, owner: 'alice', round: 0, answers: undefined, holdMs: 1_000 },
       {},
     );
-    expect(first).toMatchObject({ kind: 'ask', via: { kind: 'live', handle, round: 1 } });
+    expect(first).toMatchObject({
+      kind: 'ask',
+      via: { kind: 'live', handle, round: 1, revision: '2025-06-18' },
+    });
     await expect(
       calls.resume({ handle, owner: 'mallory', round: 1, answers: {}, holdMs: 1_000 }, {}),
     ).rejects.toThrow('This call belongs to another user; call again to start your own.');
@@ -66,13 +70,13 @@ describe('LiveCalls', () => {
     await expect(
       calls.resume({ handle: 'local.forged', owner: undefined, round: 1, answers: {}, holdMs: 10 }, {}),
     ).rejects.toThrow(/is gone/);
-    const live = new LiveCall(() => new Promise(() => {}));
+    const live = new LiveCall(() => new Promise(() => {}), '2025-11-25');
     const handle = calls.park(live, undefined, 'desk');
     expect(
       await calls.resume({ handle, owner: undefined, round: 0, answers: undefined, holdMs: 30 }, {}),
     ).toEqual({
       kind: 'wait',
-      via: { kind: 'live', handle, round: 0 },
+      via: { kind: 'live', handle, round: 0, revision: '2025-11-25' },
     });
     await calls.close();
   });
