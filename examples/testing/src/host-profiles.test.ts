@@ -251,8 +251,8 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
     expect(client.host!.questions[1]!.message).toMatch(/email address/);
   });
 
-  it('mcp-use and fast-agent: a page goes by link, not by a URL mode they declare for any callback', async () => {
-    for (const host of ['mcp-use', 'fast-agent-mcp']) {
+  it('mcp-use, fast-agent, Claude Code before 2.1.108: a page goes by link, not by a URL mode they cannot be trusted with', async () => {
+    for (const host of ['mcp-use', 'fast-agent-mcp', 'claude-code-before-2.1.108']) {
       const client = await testClient(asking(ask.secret({ title: 'API key' })), {
         host,
         era,

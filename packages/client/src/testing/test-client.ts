@@ -57,8 +57,8 @@ export interface TestClientOptions<EndpointOptions = never>
   person?: { readonly headers?: Readonly<Record<string, string>> } | false;
   /**
    * Be a real MCP host instead of Parley's client: its `clientInfo.name` (`'codex-mcp-client'`,
-   * `'Visual Studio Code'`, `'goose-desktop'`...), its profile's `id` (`'codex'`), or a profile of
-   * your own (`@parley/core/hosts`). The client then sends that host's `clientInfo`, protocol
+   * `'Visual Studio Code'`, `'goose-desktop'`...; its newest profile), its profile's `id` (`'codex'`,
+   * `'claude-code-before-2.1.108'`), or a profile of your own (`@parley/core/hosts`). The client then sends that host's `clientInfo`, protocol
    * revision and capabilities byte for byte, and shows, refuses and answers each form the way that
    * host does (Codex rejects a form with a root title and cannot show numbers, Goose invents values
    * for fields nobody touched, VS Code sends `null` for an empty optional number...), with the
@@ -111,7 +111,9 @@ export interface TestClient extends ParleyClient {
 /** The profile the `host` option names: a clientInfo name, a profile id, or a profile. */
 function profileOf(host: string | HostProfile): HostProfile {
   if (typeof host !== 'string') return host;
-  const profile = HOST_PROFILES.find((candidate) => candidate.names.includes(host)) ?? builtInProfile(host);
+  // By id, else by name: a host with a profile per range of versions is its newest (the one without a range).
+  const named = HOST_PROFILES.filter((candidate) => candidate.names.includes(host));
+  const profile = builtInProfile(host) ?? named.find((candidate) => !candidate.versions) ?? named[0];
   if (profile) return profile;
   const known = HOST_PROFILES.map((candidate) => `${candidate.names[0]} (${candidate.id})`).join(', ');
   throw new TypeError(`No host profile is named ${JSON.stringify(host)}; the built-in ones are ${known}.`);

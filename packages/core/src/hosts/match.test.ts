@@ -77,6 +77,16 @@ describe('hostProfileFor', () => {
     expect(hostProfileFor(HOST_PROFILES, { version: '1.0.0' })).toBeUndefined();
   });
 
+  it('keys Claude Code by version: before about 2.1.108 it declared a URL mode it answered cancel', () => {
+    expect(hostProfileFor(HOST_PROFILES, { name: 'claude-code', version: '2.1.87' })?.url.value).toBe(
+      'distrusted',
+    );
+    expect(hostProfileFor(HOST_PROFILES, { name: 'claude-code', version: '2.1.221' })?.id).toBe(
+      'claude-code',
+    );
+    expect(hostProfileFor(HOST_PROFILES, { name: 'claude-code', version: 'dev' })?.id).toBe('claude-code');
+  });
+
   it('keys by version range', () => {
     const old: HostProfile = {
       ...builtInProfile('copilot-cli')!,

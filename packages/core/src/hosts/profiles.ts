@@ -41,6 +41,44 @@ function declaresNothing(host: {
   };
 }
 
+/** Claude Code as it is now; an older build's profile differs in its URL mode only. */
+const CLAUDE_CODE: HostProfile = {
+  id: 'claude-code',
+  title: 'Claude Code (CLI, and the Code tab of Claude Desktop)',
+  names: ['claude-code'],
+  keying:
+    'the CLI, the build inside Claude Desktop and the Agent SDK all send claude-code (C1, C5): a rule for one reaches all',
+  wire: fact(
+    {
+      clientInfo: { name: 'claude-code', version: '2.1.221', title: 'Claude Code' },
+      protocolVersion: '2025-11-25',
+      capabilities: { roots: { listChanged: true }, elicitation: {} },
+    },
+    ['C1'],
+    '2.1.221, 2.1.233',
+  ),
+  forms: fact(
+    'shown',
+    ['C7', 'C1'],
+    '2.1.x (2026-05 probe)',
+    'forms reported auto-declined or cancelled at once in some builds and terminals (C4)',
+  ),
+  url: noUrl(['C2', 'C3'], 'since about 2.1.108, on both eras'),
+  fields: {
+    number: fact('shown', ['C7'], '2.1.x (2026-05 probe)'),
+    multiSelect: fact('shown', ['C7'], '2.1.x (2026-05 probe)'),
+    choiceLabels: fact('titles', ['C7'], '2.1.x (2026-05 probe)'),
+  },
+  defaults: fact('prefilled', ['C7'], '2.1.x (2026-05 probe)'),
+  wait: fact(
+    { kind: 'limit', limitMs: 60_000, from: 'call' },
+    ['C5'],
+    '2.1.259 inside Claude Desktop',
+    'the Desktop build draws nothing and cancels the call after 60 s; the CLI waits. They send the same name, ' +
+      'so Parley moves a question still unanswered near 60 s to its page',
+  ),
+};
+
 /**
  * The hosts Parley knows, from the research in `host-quirks.md` (newest source read 2026-09-17).
  * Each fact names its sources ({@link HOST_SOURCES}) and the host versions they saw. A fact the
@@ -129,41 +167,27 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     },
   },
   {
-    id: 'claude-code',
-    title: 'Claude Code (CLI, and the Code tab of Claude Desktop)',
-    names: ['claude-code'],
-    keying:
-      'the CLI, the build inside Claude Desktop and the Agent SDK all send claude-code (C1, C5): a rule for one reaches all',
+    ...CLAUDE_CODE,
+    id: 'claude-code-before-2.1.108',
+    title: 'Claude Code (before about 2.1.108)',
+    versions: '<2.1.108',
     wire: fact(
       {
-        clientInfo: { name: 'claude-code', version: '2.1.221', title: 'Claude Code' },
+        clientInfo: { name: 'claude-code', version: '2.1.87', title: 'Claude Code' },
         protocolVersion: '2025-11-25',
-        capabilities: { roots: { listChanged: true }, elicitation: {} },
+        capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
       },
-      ['C1'],
-      '2.1.221, 2.1.233',
+      ['C2'],
+      '2.1.87',
     ),
-    forms: fact(
-      'shown',
-      ['C7', 'C1'],
-      '2.1.x (2026-05 probe)',
-      'forms reported auto-declined or cancelled at once in some builds and terminals (C4)',
-    ),
-    url: noUrl(['C2', 'C3'], 'since about 2.1.108, on both eras'),
-    fields: {
-      number: fact('shown', ['C7'], '2.1.x (2026-05 probe)'),
-      multiSelect: fact('shown', ['C7'], '2.1.x (2026-05 probe)'),
-      choiceLabels: fact('titles', ['C7'], '2.1.x (2026-05 probe)'),
-    },
-    defaults: fact('prefilled', ['C7'], '2.1.x (2026-05 probe)'),
-    wait: fact(
-      { kind: 'limit', limitMs: 60_000, from: 'call' },
-      ['C5'],
-      '2.1.259 inside Claude Desktop',
-      'the Desktop build draws nothing and cancels the call after 60 s; the CLI waits. They send the same name, ' +
-        'so Parley moves a question still unanswered near 60 s to its page',
+    url: fact(
+      'distrusted',
+      ['C2'],
+      '2.1.87',
+      'declared URL mode and answered a URL question cancel; narrowed to forms only around 2.1.108',
     ),
   },
+  CLAUDE_CODE,
   declaresNothing({
     id: 'claude-desktop',
     title: 'Claude Desktop chat and claude.ai',
