@@ -10,6 +10,7 @@ import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { type DefaultTheme, defineConfig, type UserConfig } from 'vitepress';
 import { apiPage, writeApiReference } from '../site/api-reference.js';
 import { exercisePlugin } from '../site/exercises.js';
+import { writeHostMatrix } from '../site/host-matrix.js';
 import { entryPoints } from '../site/public-exports.js';
 import { repoLinks } from '../site/repo-links.js';
 import { API_FOLDER, pageOf, sitePages } from '../site/site-map.js';
@@ -53,6 +54,7 @@ function sidebar(): DefaultTheme.SidebarItem[] {
         { text: 'Overview', link: '/overview' },
         { text: 'Guide: elicitation step by step', link: '/guide/', items: steps },
         { text: 'The gateway: any host, any server', link: '/gateway' },
+        { text: 'Host matrix', link: '/hosts' },
         { text: 'Architecture', link: '/architecture' },
         { text: 'Contributing', link: '/contributing' },
       ],
@@ -96,6 +98,7 @@ function sidebar(): DefaultTheme.SidebarItem[] {
 export default async (): Promise<UserConfig<DefaultTheme.Config>> => {
   // DOCS_API=reuse keeps the reference from the last build (quicker while editing other pages).
   if (process.env.DOCS_API !== 'reuse' || !existsSync(join(root, API_FOLDER))) await writeApiReference(root);
+  writeHostMatrix(root);
   const place = pageOf(root);
   return defineConfig({
     title: 'Parley',

@@ -3,8 +3,9 @@ import { AuthorError, ElicitationUnavailable } from '../errors.js';
 import type { PageWho } from '../pages/page-types.js';
 import { ANONYMOUS, type QuestionPages } from '../pages/question-pages.js';
 import type { Principal } from '../types.js';
+import type { CallHost } from './call-host.js';
 import { kindOf } from './kind-table.js';
-import { fitsRevision, revisionRefusal } from './kinds/form.js';
+import { fitsRevision, hostRefusal, revisionRefusal } from './kinds/form.js';
 
 /** What decides where a form question goes. */
 export interface RouteFacts {
@@ -21,6 +22,8 @@ export interface RouteFacts {
   readonly user: Principal | undefined;
   /** What an anonymous caller's pages count against: its 2025 session, else every anonymous caller. */
   readonly anonymousScope: string | undefined;
+  /** The call's client, when a host profile knows it. */
+  readonly host?: CallHost | undefined;
 }
 
 /** What the author asked for: where the question may go, and whether it needs proof from the page. */
@@ -39,9 +42,10 @@ export type FormRoute =
 const INBAND: FormRoute = { kind: 'inband' };
 
 /**
- * The ladder: in-band when the client shows forms and this one fits its revision; else a page of
- * the server, through URL mode when the client declared it, else through a link in the call's
- * result. A secret, a confirmation with proof, or `via: 'page'` always go to the page.
+ * The ladder: in-band when the client shows forms and this one, as its host profile lowers it, can
+ * be shown and fits its revision; else a page of the server, through URL mode when the client
+ * declared it (and its profile trusts it), else through a link in the call's result. A secret, a
+ * confirmation with proof, or `via: 'page'` always go to the page.
  */
 export function routeForm(
   question: PreparedQuestion<unknown>,
@@ -50,7 +54,16 @@ export function routeForm(
 ): FormRoute {
   const secret = question.secretFields.length > 0;
   const pageOnly = secret || wish.proof || wish.via === 'page';
-  if (!pageOnly && facts.can('form') && !facts.formsFailed && fitsRevision(question, facts.protocolVersion))
+  const lowered = facts.host?.form(question);
+  const schema = lowered?.ok ? lowered.schema : question.schema;
+  const shows = lowered === undefined || lowered.ok;
+  if (
+    !pageOnly &&
+    facts.can('form') &&
+    !facts.formsFailed &&
+    shows &&
+    fitsRevision(schema, facts.protocolVersion)
+  )
     return INBAND;
   if (wish.via === 'inband' || !facts.pages) {
     if (secret)
@@ -62,12 +75,15 @@ export function routeForm(
       throw new AuthorError(
         "ctx.confirm(message, { proof: 'page' }) needs question pages, which are off (createServer({ questionPages: false })).",
       );
-    if (facts.can('form') && !facts.formsFailed) throw revisionRefusal(question, facts.protocolVersion);
+    if (facts.can('form') && !facts.formsFailed)
+      throw facts.host && lowered && !lowered.ok
+        ? hostRefusal(facts.host, lowered)
+        : revisionRefusal(schema, facts.protocolVersion);
     throw new ElicitationUnavailable('form', kindOf({ kind: 'form' }).capability);
   }
   return {
     kind: 'page',
-    route: facts.can('url') ? 'url' : 'link',
+    route: facts.can('url') && (facts.host?.opensPages(true) ?? true) ? 'url' : 'link',
     who: whoAnswers(facts, facts.pages, wish),
   };
 }

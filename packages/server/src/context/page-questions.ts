@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PreparedQuestion } from '@parley/core/form';
 import type { AskItem } from '../ask/ask-item.js';
+import type { CallHost } from '../ask/call-host.js';
 import type { CallSecrets } from '../ask/call-secrets.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { modeFailedFor } from '../ask/forms-failed.js';
@@ -27,6 +28,8 @@ export interface PageCallFacts {
   readonly protocolVersion: string;
   readonly clientCapabilities: unknown;
   readonly anonymousScope?: string | undefined;
+  /** The call's client, when a host profile knows it. */
+  readonly host?: CallHost | undefined;
 }
 
 /** The facts the ladder decides a form question's route with. */
@@ -40,6 +43,7 @@ export function routeFacts(facts: PageCallFacts, can: (mode: 'form' | 'url') => 
     transport: facts.transport,
     user: facts.user,
     anonymousScope: facts.anonymousScope,
+    host: facts.host,
   };
 }
 

@@ -47,6 +47,22 @@ describe('progress reminders while a question waits', () => {
     ]);
   });
 
+  it('says when the question moves to a page, where the call’s host gives up on it (its profile)', () => {
+    const wheel = new WaitingReminders(10_000);
+    const req = request();
+    const call = waitingCallOf(wheel, req as never)!;
+    call.began(Date.now() + 50_000);
+    vi.advanceTimersByTime(10_000);
+    call.ended();
+    call.began();
+    vi.advanceTimersByTime(10_000);
+    expect(req.sent.map((n) => n.params.message)).toEqual([
+      // The first reminder comes within a quarter period (about 2 s in), so the page is 48 s away.
+      `${WAITING_MESSAGE} (in 48 s it moves to a page of the server, before this host gives up on it)`,
+      WAITING_MESSAGE,
+    ]);
+  });
+
   it('sends the first within a quarter period and never leaves a gap longer than the period, whenever the call began waiting', () => {
     const wheel = new WaitingReminders(20_000);
     // Another call keeps the wheel turning, so the calls below begin at every phase of its turn.

@@ -88,6 +88,7 @@ export class WaitingCall {
   #base = 0;
   #total: number | undefined;
   #reminders = 0;
+  #pageAt: number | undefined;
 
   constructor(wheel: WaitingReminders, request: NotifyingRequest, token: ProgressToken) {
     this.#wheel = wheel;
@@ -95,14 +96,21 @@ export class WaitingCall {
     this.#token = token;
   }
 
-  /** A question (or URL flow) of the call began waiting. */
-  began(): void {
+  /**
+   * A question (or URL flow) of the call began waiting; `pageAt`: when it moves to a page of the
+   * server because the call's host gives up on it then (its host profile), if it does.
+   */
+  began(pageAt?: number): void {
+    if (pageAt !== undefined && (this.#pageAt === undefined || pageAt < this.#pageAt)) this.#pageAt = pageAt;
     if (this.#waiting++ === 0) this.#wheel.add(this);
   }
 
   /** A question that {@link began} has its answer, or failed. */
   ended(): void {
-    if (--this.#waiting === 0) this.#wheel.remove(this);
+    if (--this.#waiting === 0) {
+      this.#wheel.remove(this);
+      this.#pageAt = undefined;
+    }
   }
 
   /** The handler reported progress itself (`ctx.progress`): reminders continue from there. */
@@ -120,9 +128,16 @@ export class WaitingCall {
       progressToken: this.#token,
       progress: this.#last(),
       ...(this.#total !== undefined && { total: this.#total }),
-      message: WAITING_MESSAGE,
+      message: this.#message(),
     };
     this.#request.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
+  }
+
+  /** What the reminder says: when the question moves to a page, where the host gives up on it. */
+  #message(): string {
+    if (this.#pageAt === undefined) return WAITING_MESSAGE;
+    const seconds = Math.max(0, Math.round((this.#pageAt - Date.now()) / 1000));
+    return `${WAITING_MESSAGE} (in ${seconds} s it moves to a page of the server, before this host gives up on it)`;
   }
 
   /** The largest progress sent on the call so far (rounded to a thousandth: 50.003, not 50.00300000000001). */

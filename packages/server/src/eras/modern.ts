@@ -52,8 +52,11 @@ export const modernEra: EraModule = {
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
     // (with no state) once the person answered: its parked state is on the server (when anything
     // could be parked at all).
-    const parkable =
-      app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
+    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
+    const host = app.hosts.of(clientInfo, protocolVersion);
+    const opensUrls =
+      elicitationModes(clientCapabilities, protocolVersion).url && (host?.opensPages(true) ?? true);
+    const parkable = app.pages?.mayHoldParked === true && !opensUrls;
     const state =
       (await openState(app, sdk, bindingFacts, bindingOf)) ??
       (parkable
@@ -95,7 +98,8 @@ export const modernEra: EraModule = {
       protocolVersion,
       user,
       clientCapabilities,
-      clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
+      clientInfo,
+      host,
       sdk,
       flows: app.flows,
       task: starter,
@@ -133,8 +137,10 @@ export const modernEra: EraModule = {
     let guardAsk: Suspension | undefined;
     if (!failed && isInputRequired(result)) {
       try {
-        const items = batchItems(result.questions, (kind) =>
-          isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+        const items = batchItems(
+          result.questions,
+          (kind) => isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+          facts.host,
         );
         guardAsk = guardSuspension(replay.stateSoFar(), items, result.data, guard, app.maxRounds);
       } catch (error) {
