@@ -82,6 +82,8 @@ function start(): void {
       if (event.server.status === 'failed') announce(`Could not connect to ${event.server.target}.`);
     }
     if (event.type === 'snapshot' || event.type === 'server' || event.type === 'server-removed') render();
+    // Until the first snapshot the list is not the lab's: say so to assistive technology (and tests).
+    if (event.type === 'snapshot') byId('server-list').removeAttribute('aria-busy');
   });
 
   new CallList(byId('call-list'), store, {
