@@ -6,7 +6,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { KeyRing } from '@parley/core/seal';
-import { ask, createServer, MemoryFlowStore, SecretInFormError } from '@parley/server';
+import { ask, createServer, MemoryFlowStore, type ParleyContext, SecretInFormError } from '@parley/server';
 import { telemetry } from '@parley/server/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHandshake, textOf } from '../wire/handshake-client.js';
@@ -239,6 +239,61 @@ describe('the form guardrail around secrets', () => {
         'ask.secret()',
       );
     } finally {
+      await guarded.close();
+    }
+  });
+
+  it('refuses a store password on both eras, as a field name, a title and a message (issue 41, finding 0)', async () => {
+    const server = createServer({ name: 'g', version: '1', log: () => {} });
+    const asks: Record<string, (ctx: ParleyContext) => Promise<unknown>> = {
+      by_name: (ctx) => ctx.elicit('Connect your store', ask.form({ store_password: ask.text() })),
+      by_title: (ctx) =>
+        ctx.elicit('Connect your store', ask.form({ value: ask.text({ title: 'Store password' }) })),
+      by_message: (ctx) => ctx.elicit('Your store password, please', ask.text()),
+      naming_a_key: (ctx) => ctx.elicit('Name your new API key (e.g. "CI deploy")', ask.text()),
+    };
+    for (const [name, asking] of Object.entries(asks)) {
+      server.tool(name, {}, async (_args, ctx) => {
+        await asking(ctx);
+        return 'sent';
+      });
+    }
+    const guarded = await serveInProcess(server);
+    const seen: string[] = [];
+    const legacy = await connectHandshake(
+      { url: guarded.url },
+      {
+        capabilities: { elicitation: { form: {} } },
+        answer: (request) => {
+          seen.push(JSON.stringify(request.params));
+          return { action: 'decline' };
+        },
+      },
+    );
+    try {
+      for (const name of ['by_name', 'by_title', 'by_message']) {
+        const modern = await callTool(guarded.wire, name, {}, {}, { capabilities: CAPABILITIES.formAndUrl });
+        const text = ((modern.message.result?.content as { text: string }[]) ?? [])[0]?.text ?? '';
+        expect(modern.message.result?.isError, name).toBe(true);
+        expect(text).toMatch(/asks for .*a password.*ask\.secret\(\)/);
+        expect(JSON.stringify(modern.message.result)).not.toContain('input_required');
+        const old = await legacy.callTool(name);
+        expect(old.isError, name).toBe(true);
+        expect(textOf(old)).toMatch(/asks for .*a password.*ask\.secret\(\)/);
+      }
+      expect(seen).toEqual([]);
+      const naming = await callTool(
+        guarded.wire,
+        'naming_a_key',
+        {},
+        {},
+        { capabilities: CAPABILITIES.formAndUrl },
+      );
+      expect(naming.message.result?.resultType).toBe('input_required');
+      expect((await legacy.callTool('naming_a_key')).isError).toBeFalsy();
+      expect(seen).toHaveLength(1);
+    } finally {
+      await legacy.close();
       await guarded.close();
     }
   });
