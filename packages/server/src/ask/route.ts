@@ -76,19 +76,30 @@ export function routeForm(
  * Who may answer the page. Over HTTP a call with a user gets a page only that user can open (the
  * browser's signed-in person is checked); without a way to check it the page is not sent, unless
  * the author lets the link holder answer. stdio and anonymous calls have no user to check: whoever
- * holds the link answers.
+ * holds the link answers. A confirmation with proof is never such a link: the client holds every
+ * link it is sent, and could open it and accept by itself.
  */
 function whoAnswers(facts: RouteFacts, pages: QuestionPages, wish: RouteWish): PageWho {
   const { user } = facts;
-  if (facts.transport === 'stdio') return { principal: user?.id ?? 'stdio', capability: true };
-  if (!user) return { principal: facts.anonymousScope ?? ANONYMOUS, capability: true };
-  if (pages.checksPerson) return { principal: user.id, capability: false };
-  if (pages.linkHolderMayAnswer && !wish.proof) return { principal: user.id, capability: true };
   const fix =
     'set questionPages.person and questionPages.signIn (or flows.session and flows.signIn) so the page can check ' +
     'that the person who opens it is the user who asked';
-  if (wish.proof)
-    throw new AuthorError(`A confirmation with proof must be given by the signed-in user: ${fix}.`);
+  if (wish.proof) {
+    if (user && pages.checksPerson) return { principal: user.id, capability: false };
+    throw new AuthorError(
+      `A confirmation with proof must be given by the signed-in user: ${
+        user
+          ? fix
+          : facts.transport === 'stdio'
+            ? `set stdioUser (the local person) and ${fix}`
+            : `this call has no user (authenticate the HTTP endpoint), and ${fix}`
+      }. A page anyone with the link may answer is no proof: the client holds the link, and could answer it itself.`,
+    );
+  }
+  if (facts.transport === 'stdio') return { principal: user?.id ?? 'stdio', capability: true };
+  if (!user) return { principal: facts.anonymousScope ?? ANONYMOUS, capability: true };
+  if (pages.checksPerson) return { principal: user.id, capability: false };
+  if (pages.linkHolderMayAnswer) return { principal: user.id, capability: true };
   throw new ElicitationUnavailable('form', {
     required: { elicitation: { form: {} } },
     steer: `this client cannot show this form, and a page of this server cannot be sent for a signed-in user: ${fix}, or set questionPages.linkHolderMayAnswer`,
