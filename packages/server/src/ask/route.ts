@@ -21,6 +21,11 @@ export interface RouteFacts {
   readonly user: Principal | undefined;
   /** What an anonymous caller's pages count against: its 2025 session, else every anonymous caller. */
   readonly anonymousScope: string | undefined;
+  /**
+   * Whether a call parked now is found again by this caller alone (a user, stdio, a 2025 session, a
+   * client that carries resume tokens back): else no link goes in a result for it.
+   */
+  readonly resumable: boolean;
 }
 
 /** What the author asked for: where the question may go, and whether it needs proof from the page. */
@@ -65,12 +70,25 @@ export function routeForm(
     if (facts.can('form') && !facts.formsFailed) throw revisionRefusal(question, facts.protocolVersion);
     throw new ElicitationUnavailable('form', kindOf({ kind: 'form' }).capability);
   }
-  return {
-    kind: 'page',
-    route: facts.can('url') ? 'url' : 'link',
-    who: whoAnswers(facts, facts.pages, wish),
-  };
+  const route = facts.can('url') ? 'url' : 'link';
+  if (route === 'link' && !facts.resumable) throw new ElicitationUnavailable('form', ANONYMOUS_LINK);
+  return { kind: 'page', route, who: whoAnswers(facts, facts.pages, wish) };
 }
+
+/**
+ * An anonymous 2026-07-28 client that cannot open URLs nor carry a resume token back: a link in its
+ * result would park the call under nothing but its network address, and whoever shares it (a NAT, a
+ * proxy, an IPv6 /64, every caller of an endpoint given no address) would take the call over, with
+ * the person's answers.
+ */
+const ANONYMOUS_LINK = {
+  required: { elicitation: { url: {} } },
+  steer:
+    'this client cannot show this form nor open a URL, and for an anonymous caller a link in the result ' +
+    'could be picked up by any other caller at the same network address. Use a client that declares URL ' +
+    "elicitation, or one that carries resume tokens back (capabilities.extensions['dev.parley/resume'], as " +
+    "Parley's client does), or sign in (the server's authenticate)",
+};
 
 /**
  * Who may answer the page. Over HTTP a call with a user gets a page only that user can open (the

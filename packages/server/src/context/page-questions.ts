@@ -25,6 +25,11 @@ export interface PageCallFacts {
   readonly protocolVersion: string;
   readonly clientCapabilities: unknown;
   readonly anonymousScope?: string | undefined;
+  /**
+   * `false` for an anonymous 2026-07-28 call whose client carries no resume token back: a call
+   * parked now could not be told from another caller's. Default true (a user, stdio, a 2025 session).
+   */
+  readonly resumable?: boolean;
 }
 
 /** The facts the ladder decides a form question's route with. */
@@ -38,6 +43,7 @@ export function routeFacts(facts: PageCallFacts, can: (mode: 'form' | 'url') => 
     transport: facts.transport,
     user: facts.user,
     anonymousScope: facts.anonymousScope,
+    resumable: facts.resumable ?? true,
   };
 }
 

@@ -16,6 +16,7 @@ import { batchItems, type ContextFacts, createContext } from '../context/parley-
 import { NotificationSequence } from '../context/side-channels.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
+import { carriesResumeTokens, resumeTokenIn } from '../pages/parked-calls.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
@@ -47,19 +48,21 @@ export const modernEra: EraModule = {
     const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
     const clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
     const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
-    // An anonymous caller's parked calls and pages count against its address.
-    const parker = { user, transport, anonymous: caller };
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
     // (with no state) once the person answered: its parked state is on the server (when anything
-    // could be parked at all).
+    // could be parked at all). An anonymous caller's is found by the resume token it carries back
+    // (never by its address, which others may share).
+    const token = user || transport === 'stdio' ? undefined : resumeTokenIn(sdk.mcpReq._meta);
     const parkable =
       app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
-    const state =
-      (await openState(app, sdk, bindingFacts, bindingOf)) ??
-      (parkable
-        ? (await resumeParked(app, app.pages!, bindingFacts, parker, bindingOf()))?.state
-        : undefined) ??
-      firstRoundState();
+    const opened = await openState(app, sdk, bindingFacts, bindingOf);
+    const resumed =
+      opened === undefined && parkable
+        ? await resumeParked(app, app.pages!, bindingFacts, { user, transport, resume: token }, bindingOf())
+        : undefined;
+    // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
+    const parker = { user, transport, resume: resumed ? token : undefined };
+    const state = opened ?? resumed?.state ?? firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
     if (dropped && dropped.length > 0) {
@@ -103,7 +106,9 @@ export const modernEra: EraModule = {
       pages: app.pages,
       call,
       secrets,
+      // An anonymous caller's pages count against its address: a budget bucket, not an identity.
       anonymousScope: user ? undefined : caller,
+      resumable: user !== undefined || transport === 'stdio' || carriesResumeTokens(clientCapabilities),
       guard,
       notifications,
     };

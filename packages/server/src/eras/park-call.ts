@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import type { AskItem } from '../ask/ask-item.js';
-import type { ParkedCallKey } from '../pages/parked-calls.js';
+import { newResumeToken, type ParkedCallKey } from '../pages/parked-calls.js';
 import type { QuestionPages } from '../pages/question-pages.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import type { RoundState } from '../state/round-state.js';
@@ -14,20 +14,35 @@ export interface ParkingCaller {
   readonly transport: 'stdio' | 'http';
   /** An anonymous 2025 caller's session. */
   readonly session?: string | undefined;
-  /** Whom an anonymous caller's budgets count against otherwise (its address; see `callerKey`). */
-  readonly anonymous?: string | undefined;
+  /**
+   * An anonymous 2026-07-28 caller's resume token: the one its request carried back, when that
+   * resumed a parked call (a new one is made when the call parks).
+   */
+  readonly resume?: string | undefined;
 }
 
-/** The store key of a call: its binding bytes (server, method, target, arguments, user) and its caller. */
-export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCallKey {
+/**
+ * The store key of a call: its binding bytes (server, method, target, arguments, user) and its
+ * caller; `undefined` for an anonymous 2026-07-28 caller with no resume token, which nothing tells
+ * apart from another (an address is shared by a NAT, a proxy, an IPv6 /64, or every caller of an
+ * endpoint given no address).
+ */
+export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCallKey | undefined {
   const scope = caller.user
     ? `user:${caller.user.id}`
     : caller.transport === 'stdio'
       ? 'stdio'
       : caller.session !== undefined
         ? `session:${caller.session}`
-        : (caller.anonymous ?? 'anonymous');
-  return { scope, binding };
+        : caller.resume !== undefined
+          ? `resume:${caller.resume}`
+          : undefined;
+  return scope === undefined ? undefined : { scope, binding };
+}
+
+/** Whether a caller's parked call is found again by a resume token (an anonymous 2026-07-28 caller). */
+function needsToken(caller: ParkingCaller): boolean {
+  return !caller.user && caller.transport === 'http' && caller.session === undefined;
 }
 
 /**
@@ -51,8 +66,12 @@ export async function parkCall(
   const bytes = bindingBytes(binding);
   const state = await codec.seal(parked.state, bytes, pages.parkedTtlSeconds);
   const { formsFailed, urlFailed } = parked;
-  await pages.park(parkingKey(bytes, caller), { state, formsFailed, urlFailed });
-  return parkedOutcome(parked.items, pages.asker, binding);
+  const resume = needsToken(caller) ? (caller.resume ?? newResumeToken()) : undefined;
+  const key = parkingKey(bytes, { ...caller, resume });
+  // The ladder refuses a link for a caller that cannot be found again (routeForm); this is the backstop.
+  if (!key) throw new Error('A call of an anonymous caller with no resume token cannot be parked.');
+  await pages.park(key, { state, formsFailed, urlFailed });
+  return parkedOutcome(parked.items, pages.asker, binding, resume);
 }
 
 /**
@@ -69,7 +88,8 @@ export async function resumeParked(
 ): Promise<
   { readonly state: RoundState; readonly formsFailed: boolean; readonly urlFailed: boolean } | undefined
 > {
-  const parked = await pages.unpark(parkingKey(bytes, caller));
+  const key = parkingKey(bytes, caller);
+  const parked = key && (await pages.unpark(key));
   if (!parked) return undefined;
   const codec = await app.codec();
   const opened = await codec.open(parked.state, bytes, pages.parkedTtlSeconds);

@@ -13,6 +13,8 @@ export const PARK: unique symbol = Symbol('parley.park');
 export interface ParkedOutcome {
   readonly text: string;
   readonly links: readonly (OutOfBandLink & { readonly key: string })[];
+  /** An anonymous 2026-07-28 caller's resume token: the same call, carrying it back, goes on. */
+  readonly resume?: string;
 }
 
 const parkedOutcomes = new WeakSet<object>();
@@ -22,6 +24,7 @@ export function parkedOutcome(
   items: readonly AskItem[],
   asker: string,
   call: { readonly method: string; readonly target: string },
+  resume?: string,
 ): ParkedOutcome {
   const links = items.flatMap((item) => {
     const link = kindOf(item).outOfBand?.(item);
@@ -39,7 +42,7 @@ export function parkedOutcome(
     `${asked}\n` +
     `Open the link, answer there, then ask your app to ${what}: it goes on from where it stopped. ` +
     'Each link works once and expires.';
-  const outcome: ParkedOutcome = { text, links };
+  const outcome: ParkedOutcome = { text, links, ...(resume !== undefined && { resume }) };
   parkedOutcomes.add(outcome);
   return outcome;
 }

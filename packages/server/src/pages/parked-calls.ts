@@ -1,8 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { isRecord, PARLEY_RESUME_META } from '@parley/core';
 
-/** What identifies a parked call: the same call of the same caller (user, session, or stdio). */
+/** What identifies a parked call: the same call of the same caller (user, session, stdio, or token). */
 export interface ParkedCallKey {
-  /** Whose call it is: `user:<id>`, `session:<id>`, `stdio`, or an anonymous caller's address. */
+  /**
+   * Whose call it is: `user:<id>`, `session:<id>`, `stdio`, or `resume:<token>` for an anonymous
+   * 2026-07-28 caller (its network address is a budget bucket, never an identity: a NAT, a proxy or an
+   * IPv6 /64 holds many callers).
+   */
   readonly scope: string;
   /** The call's binding bytes (server, method, target, canonical arguments, user): see `bindingBytes`. */
   readonly binding: Uint8Array;
@@ -45,4 +50,23 @@ export function decodeParkedCall(text: string): ParkedCall | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A new resume token: 192 random bits, handed only to the caller whose call was parked. */
+export function newResumeToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{32}$/;
+
+/** The resume token a request's `_meta` carries back, when it is one (anything else is ignored). */
+export function resumeTokenIn(meta: unknown): string | undefined {
+  const token = isRecord(meta) ? meta[PARLEY_RESUME_META] : undefined;
+  return typeof token === 'string' && TOKEN.test(token) ? token : undefined;
+}
+
+/** Whether a client declared that it carries resume tokens back (`extensions['dev.parley/resume']`). */
+export function carriesResumeTokens(capabilities: unknown): boolean {
+  const extensions = isRecord(capabilities) ? capabilities.extensions : undefined;
+  return isRecord(extensions) && isRecord(extensions[PARLEY_RESUME_META]);
 }

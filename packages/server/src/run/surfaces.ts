@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
+import { PARLEY_RESUME_META } from '@parley/core';
 import type { App } from '../app.js';
 import type { CallSpec } from '../eras/era.js';
 import type { ParkedOutcome } from '../eras/parked.js';
@@ -163,7 +164,10 @@ class ToolCall implements FoundCall {
 
 /** The links of a parked call, for hosts that show them as they show a URL question. */
 function pagesMeta(outcome: ParkedOutcome): Record<string, unknown> {
-  return { [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })) };
+  return {
+    [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })),
+    ...(outcome.resume !== undefined && { [PARLEY_RESUME_META]: outcome.resume }),
+  };
 }
 
 /** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */

@@ -11,7 +11,13 @@ import { telemetry } from '@parley/server/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHandshake, textOf } from '../wire/handshake-client.js';
 import { type InProcess, serveInProcess } from '../wire/in-process.js';
-import { CAPABILITIES, callTool, type ModernReply } from '../wire/modern-envelope.js';
+import {
+  CAPABILITIES,
+  callTool,
+  type ModernReply,
+  resumeTokenOf,
+  resuming,
+} from '../wire/modern-envelope.js';
 import { PagePerson, pageLinkIn } from '../wire/page-person.js';
 
 // ask.secret(): the key reaches the handler, and nothing else: not the client (in any reply), not
@@ -159,14 +165,10 @@ describe('ask.secret() on 2026-07-28, through URL mode', () => {
 
 describe('ask.secret() for clients that cannot open URLs', () => {
   it('goes by link on 2026-07-28, and the parked state holds no trace of the key', async () => {
-    const first = await callTool(
-      served.wire,
-      'link_courier_account',
-      { n: 1 },
-      {},
-      { capabilities: CAPABILITIES.formOnly },
-    );
-    const link = pageLinkIn((record(first).content as { text: string }[])[0]!.text);
+    // A form-only client that carries a parked call's resume token back, as Parley's client does.
+    const capabilities = { ...CAPABILITIES.formOnly, ...CAPABILITIES.resumes };
+    const first = record(await callTool(served.wire, 'link_courier_account', { n: 1 }, {}, { capabilities }));
+    const link = pageLinkIn((first.content as { text: string }[])[0]!.text);
     await person.answer(link, { action: 'accept', content: { value: SECRET } });
     // The call comes again: the key is read from its sealed answer, then the next question is in-band.
     const second = record(
@@ -174,8 +176,8 @@ describe('ask.secret() for clients that cannot open URLs', () => {
         served.wire,
         'link_courier_account',
         { n: 1 },
-        {},
-        { capabilities: CAPABILITIES.formOnly },
+        resuming(resumeTokenOf(first), capabilities),
+        { capabilities },
       ),
     );
     expect(second.resultType).toBe('input_required');
@@ -189,7 +191,7 @@ describe('ask.secret() for clients that cannot open URLs', () => {
           requestState: second.requestState,
           inputResponses: { label: { action: 'accept', content: { value: 'Day' } } },
         },
-        { capabilities: CAPABILITIES.formOnly },
+        { capabilities },
       ),
     );
     expect((done.content as { text: string }[])[0]!.text).toContain('Courier account linked: Day');
