@@ -231,6 +231,22 @@ describe('anonymous callers at one address (issue 41, finding 1)', () => {
     expect(textOfReply(done)).toMatch(/^Return R\d+: 3 box\(es\), Broken\.$/);
   });
 
+  it('on the 2025 eras, keeps each anonymous session to its own parked calls', async () => {
+    const [first, other] = await Promise.all([
+      connectHandshake({ url: served.url }, { capabilities: {} }),
+      connectHandshake({ url: served.url }, { capabilities: {} }),
+    ]);
+    const args = { victim: 2025 };
+    const link = pageLinkIn(textOf(await first.callTool('book_return', args)));
+    expect(pageLinkIn(textOf(await other.callTool('book_return', args)))).not.toBe(link);
+    await person.answer(link, { action: 'accept', content: { reason: 'Broken', boxes: 2 } });
+    const text = textOf(await other.callTool('book_return', args));
+    expect(text).not.toContain('2 box(es)');
+    expect(pageLinkIn(text)).not.toBe(link);
+    expect(textOf(await first.callTool('book_return', args))).toMatch(/^Return R\d+: 2 box\(es\), Broken\.$/);
+    await Promise.all([first.close(), other.close()]);
+  });
+
   it('refuses with a steer a client that can neither show the form, open a URL, nor carry a token back', async () => {
     const refused = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
     expect(refused.status).toBe(400);
