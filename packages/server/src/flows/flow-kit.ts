@@ -61,6 +61,11 @@ export interface FlowsOptions {
   readonly maxDataBytes?: number;
   /** Pending flows one user may have at once. Default 10. */
   readonly maxPendingPerUser?: number;
+  /**
+   * Flows one user may hold at once, pending or done: a settled flow is kept until its link would
+   * have expired, plus 15 minutes (so the link reads as used). Default five times `maxPendingPerUser`.
+   */
+  readonly maxKeptPerUser?: number;
 }
 
 /**
@@ -134,7 +139,7 @@ export class FlowKit {
     kind: string,
     principal: string,
     data: Json,
-    options: { readonly capability?: boolean; readonly maxPending?: number } = {},
+    options: { readonly capability?: boolean; readonly maxPending?: number; readonly maxKept?: number } = {},
   ): Promise<FlowRecord> {
     if (!options.capability && !this.checksPerson) {
       throw new TypeError(
@@ -166,9 +171,11 @@ export class FlowKit {
       ...(options.capability && { capability: true as const }),
     };
     const maxPending = options.maxPending ?? this.#options.maxPendingPerUser ?? 10;
-    if (!(await this.#store.create(flow, maxPending))) {
+    const maxKept = options.maxKept ?? this.#options.maxKeptPerUser ?? maxPending * 5;
+    if (!(await this.#store.create(flow, maxPending, maxKept))) {
       throw new ToolError(
-        `You already have ${maxPending} links waiting to be opened; finish or cancel one, or try again when they expire.`,
+        `You already have ${maxPending} links waiting to be opened, or ${maxKept} kept in all (a used link is ` +
+          'kept a while, so it reads as used); finish or cancel one, or try again in a few minutes.',
       );
     }
     return flow;

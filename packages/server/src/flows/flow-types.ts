@@ -46,14 +46,16 @@ export interface FlowStore {
   /**
    * Saves a new pending flow; it disappears (or reads as expired) after `expiresAt`. Returns false
    * (and saves nothing) when the flow's user already has `maxPendingPerUser` pending, unexpired
-   * flows; the check and the save are one atomic step.
+   * flows, or holds `maxKeptPerUser` flows in all (pending, or settled or expired and still kept so
+   * their links read as used); the checks and the save are one atomic step.
    */
-  create(flow: FlowRecord, maxPendingPerUser?: number): Promise<boolean>;
+  create(flow: FlowRecord, maxPendingPerUser?: number, maxKeptPerUser?: number): Promise<boolean>;
   /** The flow, or `undefined` when there is none (never created, or gone after expiry). */
   get(id: string): Promise<FlowRecord | undefined>;
   /**
    * Settles a pending flow, atomically: returns false (and changes nothing) when the flow is not
-   * pending any more or does not exist, so a flow completes at most once.
+   * pending any more or does not exist, so a flow completes at most once. A settled flow keeps no
+   * `data` (it reads as `null`): only its status and result are read after it.
    */
   settle(id: string, settlement: FlowSettlement): Promise<boolean>;
   /**

@@ -38,6 +38,12 @@ export interface QuestionPagesOptions {
   readonly linkHolderMayAnswer?: boolean;
   /** Pages one user may have waiting at once. Default 20. */
   readonly maxPendingPerUser?: number;
+  /**
+   * Pages one user may hold at once, waiting or answered: an answered page is kept until its link
+   * would have expired, plus 15 minutes, so the link reads as used and the call can read the answer.
+   * Default 100 (and five times `maxPendingAnonymous` for all anonymous callers together).
+   */
+  readonly maxKeptPerUser?: number;
   /** Pages all anonymous callers together may have waiting at once. Default 200. */
   readonly maxPendingAnonymous?: number;
   /** Where the loopback listener binds when one is needed (stdio). Default `127.0.0.1`, port 0 (any free). */
@@ -93,9 +99,12 @@ export interface QuestionFlowData {
 /**
  * What a page's flow settles with: the person's action and, for an accepted form without secrets,
  * its content; with secrets, the content is sealed apart (`sealed`) and erased when the call ends.
+ * A confirmation with proof carries the digest of the call it was given for (`binding`): the flow's
+ * data, where the page read it, is not kept once the page is answered.
  */
-export type PageAnswer =
+export type PageAnswer = (
   | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
   | { readonly action: 'accept'; readonly sealed: true }
   | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+  | { readonly action: 'cancel' }
+) & { readonly binding?: string };

@@ -25,8 +25,8 @@ export interface QuestionPageDeps {
   readonly publicOrigin: () => string;
 }
 
-/** Largest answer a page accepts, in bytes of JSON. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** Largest answer a page accepts, in bytes of JSON (an answered page keeps it until its call reads it). */
+const MAX_ANSWER_BYTES = 16 * 1024;
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
 /** The page of every question: GET shows it (the script renders the form), POST takes the answer. */
@@ -106,6 +106,7 @@ async function answer(
     } else settled = { action: 'accept', content };
   } else settled = { action: body.action as 'decline' | 'cancel' };
 
+  if (data.binding !== undefined) settled = { ...settled, binding: data.binding };
   if (!(await actions.complete(settled as never)))
     return pageJson(410, { ok: false, message: 'This question was already answered or has expired.' });
   return pageJson(200, { ok: true, message: afterText(who, settled.action, data.after) });

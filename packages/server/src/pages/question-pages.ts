@@ -82,8 +82,9 @@ export class QuestionPages {
         store: this.#store,
         path: this.#path,
         ttlSeconds: options.ttlSeconds ?? 900,
-        maxDataBytes: 64 * 1024,
+        maxDataBytes: 16 * 1024,
         maxPendingPerUser: options.maxPendingPerUser ?? 20,
+        maxKeptPerUser: options.maxKeptPerUser ?? 100,
         ...(publicUrl !== undefined && { publicUrl }),
         ...(session && signIn && { session, signIn }),
       },
@@ -157,9 +158,10 @@ export class QuestionPages {
       ...(question.binding !== undefined && { binding: question.binding }),
     };
     const anonymous = who.principal === ANONYMOUS;
+    const maxPending = this.#deps.options.maxPendingAnonymous ?? 200;
     const flow = await this.#kit.create(KIND, who.principal, data as unknown as Json, {
       capability: who.capability,
-      ...(anonymous && { maxPending: this.#deps.options.maxPendingAnonymous ?? 200 }),
+      ...(anonymous && { maxPending, maxKept: maxPending * 5 }),
     });
     return { id: flow.id, url: this.#kit.urlFor(flow.id) };
   }
@@ -191,7 +193,9 @@ export class QuestionPages {
   ): Promise<{ action: 'accept'; value: unknown } | { action: 'decline' } | { action: 'cancel' }> {
     const answer = settled as unknown as PageAnswer;
     if (answer.action === 'decline' || answer.action === 'cancel') return { action: answer.action };
-    if (binding !== undefined) await this.#requireBinding(id, binding);
+    // A confirmation with proof counts only for the call it was asked for.
+    if (binding !== undefined && answer.binding !== binding)
+      throw new ToolError('This confirmation was given for another call, so it does not count. Call again.');
     let content: unknown;
     if ('sealed' in answer) {
       const token = await this.#values().getValue(`answer:${id}`);
@@ -208,14 +212,6 @@ export class QuestionPages {
     if (!parsed.ok)
       throw new ToolError('The answer given on the page does not fit the question any more. Call again.');
     return { action: 'accept', value: parsed.value };
-  }
-
-  /** A confirmation with proof counts only for the call it was asked for. */
-  async #requireBinding(id: string, binding: string): Promise<void> {
-    const flow = await this.#store.get(id);
-    const data = flow?.data as unknown as QuestionFlowData | undefined;
-    if (data?.binding !== binding)
-      throw new ToolError('This confirmation was given for another call, so it does not count. Call again.');
   }
 
   /** Erases sealed answers (their call ended). */
