@@ -179,6 +179,39 @@ describe.each(stores)('%s values (parked calls, sealed answers)', (_name, make) 
   });
 });
 
+// Issue 41, findings 4 and 5: what racing answers and racing retries leave.
+describe.each(stores)('%s under races', (_name, make) => {
+  it('keeps the value of the settlement that won, and of no other', async () => {
+    const store = make();
+    await store.create(flow('race'));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        store.settleKeeping!(
+          'race',
+          { status: 'done', result: { winner: index } },
+          {
+            key: 'answer:race',
+            value: `secret ${index}`,
+            expiresAt: now + 60_000,
+          },
+        ),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const winner = outcomes.indexOf(true);
+    expect(await store.get('race')).toMatchObject({ result: { winner } });
+    expect(await store.getValue!('answer:race')).toBe(`secret ${winner}`);
+  });
+
+  it('gives a value to one of many racing takers', async () => {
+    const store = make();
+    await store.putValue!('parked', 'the call', now + 60_000);
+    const taken = await Promise.all(Array.from({ length: 6 }, () => store.takeValue!('parked')));
+    expect(taken.filter((value) => value === 'the call')).toHaveLength(1);
+    expect(await store.getValue!('parked')).toBeUndefined();
+  });
+});
+
 describe('MemoryFlowStore values', () => {
   it('forgets a value at its expiry', async () => {
     const store = new MemoryFlowStore({ now: clock });

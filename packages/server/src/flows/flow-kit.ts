@@ -2,7 +2,7 @@ import { ToolError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Json } from '../state/round-state.js';
 import { isFlowId, newFlowId } from './flow-id.js';
-import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
+import type { FlowRecord, FlowSettlement, FlowStore, KeptValue } from './flow-types.js';
 import { MemoryFlowStore } from './memory-store.js';
 import { messagePage as htmlMessage } from './pages.js';
 
@@ -211,9 +211,19 @@ export class FlowKit {
     await this.#store.settle(id, { status: 'cancelled' });
   }
 
-  /** Settles a flow and wakes the calls of this process waiting on it. */
-  async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
-    const settled = await this.#store.settle(id, settlement);
+  /**
+   * Settles a flow and wakes the calls of this process waiting on it. `kept`: a value kept with the
+   * settlement, written only when it wins (atomically, where the store can).
+   */
+  async settle(id: string, settlement: FlowSettlement, kept?: KeptValue): Promise<boolean> {
+    const store = this.#store;
+    let settled: boolean;
+    if (!kept) settled = await store.settle(id, settlement);
+    else if (store.settleKeeping) settled = await store.settleKeeping(id, settlement, kept);
+    else {
+      settled = await store.settle(id, settlement);
+      if (settled) await store.putValue?.(kept.key, kept.value, kept.expiresAt);
+    }
     if (settled) for (const wake of this.#waiters.get(id) ?? []) wake();
     return settled;
   }

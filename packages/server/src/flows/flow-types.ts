@@ -59,6 +59,13 @@ export interface FlowStore {
    */
   settle(id: string, settlement: FlowSettlement): Promise<boolean>;
   /**
+   * Settles a pending flow as {@link settle} does and, only when that settlement wins, keeps `kept`
+   * too, in one atomic step: of racing answers to a page, the value kept is the one that counts.
+   * Optional; without it the value is kept right after the settlement, and a reader in between finds
+   * the flow settled but no value yet.
+   */
+  settleKeeping?(id: string, settlement: FlowSettlement, kept: KeptValue): Promise<boolean>;
+  /**
    * Keeps a small value under `key` until `expiresAt` (ms since epoch), replacing any value there:
    * question pages keep parked calls and sealed answers with it. Optional, for stores written before
    * question pages; without it, questions that need it (a call parked for a client that cannot be
@@ -69,4 +76,18 @@ export interface FlowStore {
   getValue?(key: string): Promise<string | undefined>;
   /** Deletes the value under `key` (nothing when there is none). */
   deleteValue?(key: string): Promise<void>;
+  /**
+   * Reads and deletes the value under `key` in one atomic step, so of racing readers one gets it.
+   * Optional; without it a parked call is read, then deleted, and retries racing in between may
+   * each resume it.
+   */
+  takeValue?(key: string): Promise<string | undefined>;
+}
+
+/** A value kept with a settlement ({@link FlowStore.settleKeeping}). */
+export interface KeptValue {
+  readonly key: string;
+  readonly value: string;
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
 }

@@ -1,4 +1,4 @@
-import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
+import type { FlowRecord, FlowSettlement, FlowStore, KeptValue } from './flow-types.js';
 
 /** Options of a {@link MemoryFlowStore}. */
 export interface MemoryFlowStoreOptions {
@@ -54,6 +54,16 @@ export class MemoryFlowStore implements FlowStore {
   }
 
   async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
+    return this.#settle(id, settlement);
+  }
+
+  async settleKeeping(id: string, settlement: FlowSettlement, kept: KeptValue): Promise<boolean> {
+    if (!this.#settle(id, settlement)) return false;
+    this.#values.set(kept.key, { value: kept.value, expiresAt: kept.expiresAt });
+    return true;
+  }
+
+  #settle(id: string, settlement: FlowSettlement): boolean {
     const flow = this.#flows.get(id);
     if (!this.#isPending(flow, this.#now())) return false;
     // What the page needed (the question, up to its data cap) is not kept past the answer.
@@ -78,6 +88,12 @@ export class MemoryFlowStore implements FlowStore {
 
   async deleteValue(key: string): Promise<void> {
     this.#values.delete(key);
+  }
+
+  async takeValue(key: string): Promise<string | undefined> {
+    const kept = this.#values.get(key);
+    this.#values.delete(key);
+    return kept !== undefined && kept.expiresAt > this.#now() ? kept.value : undefined;
   }
 
   /** Flows held now (pending, or kept for their grace period). */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { requireRedisClient } from '../require-redis-client.js';
-import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
+import type { FlowRecord, FlowSettlement, FlowStore, KeptValue } from './flow-types.js';
 
 // Creates atomically inside Redis. KEYS: the flow, its user's pending set (flow ids scored by
 // expiry), its user's held set (every flow id it holds, scored by when its key expires, so the set
@@ -21,8 +21,9 @@ return 1
 `;
 
 // Settles atomically inside Redis: only a pending, unexpired flow changes, exactly once, and it
-// leaves its user's pending set; its data is dropped (nothing reads it after). KEYS: the flow;
-// ARGV: the settlement, now, the pending-set prefix.
+// leaves its user's pending set; its data is dropped (nothing reads it after). KEYS: the flow, and
+// (when a value is kept with the settlement, by the winner only) the value's key; ARGV: the
+// settlement, now, the pending-set prefix, and the value and its TTL in ms.
 const SETTLE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
@@ -33,7 +34,15 @@ for k, v in pairs(settlement) do flow[k] = v end
 flow.data = cjson.null
 redis.call('SET', KEYS[1], cjson.encode(flow), 'KEEPTTL')
 redis.call('ZREM', ARGV[3] .. flow.principal, flow.id)
+if KEYS[2] then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5]) end
 return 1
+`;
+
+// Reads and deletes a value in one step (GETDEL, written for Redis before 6.2 too).
+const TAKE = `
+local value = redis.call('GET', KEYS[1])
+if value then redis.call('DEL', KEYS[1]) end
+return value
 `;
 
 /** Where a `RedisFlowStore` keeps its flows, and for how long after they expire. */
@@ -117,16 +126,15 @@ export class RedisFlowStore implements FlowStore {
   }
 
   async putValue(key: string, value: string, expiresAt: number): Promise<void> {
-    const ttl = Math.max(1, Math.ceil(expiresAt - this.#now()));
-    await this.#redis.set(`${this.#prefix}value:${key}`, value, 'PX', ttl);
+    await this.#redis.set(this.#valueKey(key), value, 'PX', this.#ttl(expiresAt));
   }
 
   async getValue(key: string): Promise<string | undefined> {
-    return (await this.#redis.get(`${this.#prefix}value:${key}`)) ?? undefined;
+    return (await this.#redis.get(this.#valueKey(key))) ?? undefined;
   }
 
   async deleteValue(key: string): Promise<void> {
-    await this.#redis.del(`${this.#prefix}value:${key}`);
+    await this.#redis.del(this.#valueKey(key));
   }
 
   async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
@@ -139,5 +147,32 @@ export class RedisFlowStore implements FlowStore {
       `${this.#prefix}pending:`,
     );
     return changed === 1;
+  }
+
+  async settleKeeping(id: string, settlement: FlowSettlement, kept: KeptValue): Promise<boolean> {
+    const changed = await this.#redis.eval(
+      SETTLE,
+      2,
+      this.#prefix + id,
+      this.#valueKey(kept.key),
+      JSON.stringify(settlement),
+      String(this.#now()),
+      `${this.#prefix}pending:`,
+      kept.value,
+      String(this.#ttl(kept.expiresAt)),
+    );
+    return changed === 1;
+  }
+
+  async takeValue(key: string): Promise<string | undefined> {
+    return ((await this.#redis.eval(TAKE, 1, this.#valueKey(key))) as string | null) ?? undefined;
+  }
+
+  #valueKey(key: string): string {
+    return `${this.#prefix}value:${key}`;
+  }
+
+  #ttl(expiresAt: number): number {
+    return Math.max(1, Math.ceil(expiresAt - this.#now()));
   }
 }

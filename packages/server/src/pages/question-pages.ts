@@ -97,7 +97,18 @@ export class QuestionPages {
         server: deps.server,
         log: deps.log,
         ring: deps.ring,
-        keepSealed: (id, token, expiresAt) => this.#values().putValue(`answer:${id}`, token, expiresAt),
+        settleSealed: (id, settled, token, expiresAt) => {
+          this.#values(); // a store that keeps no values cannot keep the answer: say so, not 410
+          return this.#kit.settle(
+            id,
+            { status: 'done', result: settled as unknown as Json },
+            {
+              key: `answer:${id}`,
+              value: token,
+              expiresAt,
+            },
+          );
+        },
         sealedGraceMs: deps.stateTtlSeconds * 1000,
         urlFor: (id) => this.#kit.urlFor(id),
         assetsBase: () => `${this.#kit.urlFor('assets')}`,
@@ -242,14 +253,21 @@ export class QuestionPages {
     return !(this.#store instanceof MemoryFlowStore) || parkedInMemory.has(this.#store);
   }
 
-  /** Takes a parked call back (it is kept no longer: a parked call resumes once). */
+  /**
+   * Takes a parked call back (it is kept no longer: a parked call resumes once, and of retries that
+   * race, one resumes it: atomically where the store can take a value).
+   */
   async unpark(key: ParkedCallKey): Promise<ParkedCall | undefined> {
     const values = this.#values();
     const storeKey = parkedCallKey(key);
-    const text = await values.getValue(storeKey);
-    if (text === undefined) return undefined;
-    await values.deleteValue(storeKey);
-    return decodeParkedCall(text);
+    const take = this.#store.takeValue?.bind(this.#store);
+    let text: string | undefined;
+    if (take) text = await take(storeKey);
+    else {
+      text = await values.getValue(storeKey);
+      if (text !== undefined) await values.deleteValue(storeKey);
+    }
+    return text === undefined ? undefined : decodeParkedCall(text);
   }
 
   /** How long a parked call's state is sealed for (it outlives a round: it waits for the page). */
