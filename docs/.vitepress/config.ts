@@ -12,6 +12,7 @@ import { apiPage, writeApiReference } from '../site/api-reference.js';
 import { exercisePlugin } from '../site/exercises.js';
 import { entryPoints } from '../site/public-exports.js';
 import { repoLinks } from '../site/repo-links.js';
+import { sandboxRuntime } from '../site/sandbox/runtime-plugin.js';
 import { API_FOLDER, pageOf, sitePages } from '../site/site-map.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -132,7 +133,7 @@ export default async (): Promise<UserConfig<DefaultTheme.Config>> => {
           externalConditions: ['@parley/source'],
         },
       },
-      worker: { format: 'es' },
+      plugins: [sandboxRuntime()],
     },
   });
 };
