@@ -230,16 +230,7 @@ function negated(tokens: readonly Token[], start: number): boolean {
 
 /** Verbs, auxiliaries, question words, pronouns and prepositions: what a bare label does not contain. */
 function notLabelWord(word: string): boolean {
-  return (
-    OTHER_VERBS.has(word) ||
-    REQUEST_VERBS.has(word) ||
-    INVENT_VERBS.has(word) ||
-    AUXILIARIES.has(word) ||
-    QUESTION_WORDS.has(word) ||
-    SUBJECT_PRONOUNS.has(word) ||
-    PREPOSITIONS.has(word) ||
-    NEGATIONS.has(word)
-  );
+  return OTHER_VERBS.has(word) || REQUEST_VERBS.has(word) || INVENT_VERBS.has(word) || notPhraseWord(word);
 }
 
 /**
