@@ -30,6 +30,7 @@ describe('parseConfig', () => {
     expect(picked.runs).toBe(2);
     expect(picked.runMs).toBe(1500);
     expect(picked.profileMs).toBe(0);
+    expect(config(['--only', 'h']).workloads).toEqual(['h']);
   });
 
   it('names the problem for input it cannot use', () => {

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 
-export const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'] as const;
+export const WORKLOADS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'] as const;
 export type Workload = (typeof WORKLOADS)[number];
 
 /** How long and how much each workload runs. */
 export interface BenchConfig {
   readonly quick: boolean;
   readonly workloads: readonly Workload[];
-  /** (a), (b): measured runs per server (the median is reported), each `runMs` long, after `warmupMs`. */
+  /** (a), (b), (h): measured runs per server (the median is reported), each `runMs` long, after `warmupMs`. */
   readonly runs: number;
   readonly runMs: number;
   readonly warmupMs: number;
@@ -37,6 +37,11 @@ export interface BenchConfig {
   readonly resumeGraceMs: number;
   /** (g): renders of the 20-field form timed (the median is reported). */
   readonly rendererRuns: number;
+  /**
+   * (h): calls parked in the gateway at once beyond its warm-up ones (a 2025 upstream's call held
+   * while a 2026-07-28 host answers; the gateway holds at most 1,000 for anonymous hosts).
+   */
+  readonly parkedCalls: number;
   /** CPU profile of (a) at concurrency 16: how long, or 0 for none. */
   readonly profileMs: number;
 }
@@ -60,6 +65,7 @@ const FULL = {
   questionTimeoutMs: 15_000,
   resumeGraceMs: 5000,
   rendererRuns: 50,
+  parkedCalls: 900,
   profileMs: 6000,
 };
 
@@ -82,14 +88,15 @@ const QUICK: typeof FULL = {
   questionTimeoutMs: 3000,
   resumeGraceMs: 500,
   rendererRuns: 15,
+  parkedCalls: 200,
   profileMs: 1000,
 };
 
 export const USAGE = `Usage: npm run bench -- [--quick] [--only a,b,...] [--runs N] [--seconds S] [--no-profile]
 
   --quick        shorter runs and smaller counts (under a minute)
-  --only         workloads to run, of ${WORKLOADS.join(', ')} (default: all)
-  --runs N       measured runs per server for (a) and (b) (default ${FULL.runs}; quick ${QUICK.runs})
+  --only         workloads to run, of ${WORKLOADS.join(', ')} (default: all; h is the gateway)
+  --runs N       measured runs per server for (a), (b) and (h) (default ${FULL.runs}; quick ${QUICK.runs})
   --seconds S    length of each run (default ${FULL.runMs / 1000}; quick ${QUICK.runMs / 1000})
   --no-profile   skip the CPU profiles of (a) at concurrency 16
   --help         this text`;

@@ -12,15 +12,24 @@ import { describeMachine } from './machine.js';
 import { checkGoals } from './report/goals.js';
 import { renderMarkdown } from './report/markdown.js';
 import type { BenchResults, ClientResults } from './report/results.js';
-import { FEATURE_HOST, FEATURE_KINDS, SERVER_KINDS, type ServerKind } from './servers/kinds.js';
+import {
+  CLIENT_FLOOR_KIND,
+  FEATURE_HOST,
+  FEATURE_KINDS,
+  GATEWAY_KIND,
+  SERVER_KINDS,
+  type ServerKind,
+} from './servers/kinds.js';
 import { ServerProcess } from './servers/spawn.js';
 import { sourceVersion } from './source-version.js';
 import { measureClient } from './workloads/client-driver.js';
 import { measureFeatureCosts } from './workloads/feature-costs.js';
 import { type FlowShape, measureFlows, type PerServer } from './workloads/flows.js';
+import { measureGatewayFlows } from './workloads/gateway-flows.js';
 import { type HandshakeResult, measureHandshake } from './workloads/handshake.js';
 import { measureModernMemory, measurePendingMemory } from './workloads/memory.js';
 import { measureOneHost } from './workloads/one-host.js';
+import { measureClientFloor, measureParkedCalls, measurePendingHeap } from './workloads/parked-calls.js';
 import { measureHeldResponses, measureStdioPending, WARMUP_HELD } from './workloads/pending-floors.js';
 import { profileServer, type ServerProfile } from './workloads/profile.js';
 import { measureFormRenderer } from './workloads/renderer.js';
@@ -61,6 +70,15 @@ const FEATURE_SHAPE: FlowShape = { questions: 1, concurrency: 16 };
 /** Questions per flow in (e), so each flow has several rounds for the client to drive. */
 const CLIENT_QUESTIONS = 5;
 
+/** (h)'s shapes: one question, one flow at a time and 16 at once, as (a). */
+const GATEWAY_SHAPES: readonly FlowShape[] = [
+  { questions: 1, concurrency: 1 },
+  { questions: 1, concurrency: 16 },
+];
+
+/** A survey upstream for (h) that takes a thousand 2025 sessions from the load generator's address, and waits long. */
+const PATIENT_UPSTREAM = { BENCH_MAX_SESSIONS: '2000', BENCH_QUESTION_TIMEOUT_MS: '600000' };
+
 function flowShapes(config: BenchConfig): FlowShape[] {
   const shapes: FlowShape[] = [];
   if (config.workloads.includes('a')) shapes.push({ questions: 1, concurrency: 1 });
@@ -78,9 +96,12 @@ async function run(config: BenchConfig): Promise<BenchResults> {
   const date = new Date().toISOString();
   const measured: { -readonly [K in keyof BenchResults]?: BenchResults[K] } = {};
   try {
-    progress(`Starting servers: ${SERVER_KINDS.join(', ')}`);
     const http = {} as Record<ServerKind, ServerProcess>;
-    for (const kind of SERVER_KINDS) http[kind] = await servers.start(kind, `${kind} (HTTP)`);
+    // (f), (g) and (h) start servers of their own.
+    if (has('a') || has('b') || has('c') || has('d') || has('e')) {
+      progress(`Starting servers: ${SERVER_KINDS.join(', ')}`);
+      for (const kind of SERVER_KINDS) http[kind] = await servers.start(kind, `${kind} (HTTP)`);
+    }
     const all = SERVER_KINDS.map((kind) => http[kind]);
 
     if (has('a') || has('b')) {
@@ -191,6 +212,96 @@ async function run(config: BenchConfig): Promise<BenchResults> {
     if (has('g')) {
       progress('(g) form renderer in Chromium');
       measured.renderer = await measureFormRenderer(config.rendererRuns);
+    }
+
+    if (has('h')) {
+      progress(
+        '(h) the gateway: 2026-07-28 host > 2026-07-28 and > 2025 upstream, against the upstream directly',
+      );
+      const upstream = await servers.start('parley', 'parley (HTTP, behind the gateway)', PATIENT_UPSTREAM);
+      const gateway = (era: string) =>
+        servers.start(GATEWAY_KIND, `gateway (HTTP, upstream spoken to in ${era})`, {
+          BENCH_UPSTREAM_URL: upstream.url,
+          BENCH_UPSTREAM_ERA: era,
+        });
+      const flowServers = {
+        upstream,
+        modern: await gateway('2026-07-28'),
+        handshake: await gateway('2025-11-25'),
+      };
+      const flows = await measureGatewayFlows(flowServers, GATEWAY_SHAPES, config, progress);
+      let profiles: NonNullable<BenchResults['gateway']>['profiles'];
+      if (config.profileMs > 0) {
+        progress('(h) profiles of the gateway at concurrency 16');
+        await mkdir(RESULTS_DIR, { recursive: true });
+        profiles = {
+          modern: await profileServer(
+            flowServers.modern,
+            config.profileMs,
+            RESULTS_DIR,
+            REPO_ROOT,
+            'gateway-2026-h-c16',
+          ),
+          handshake: await profileServer(
+            flowServers.handshake,
+            config.profileMs,
+            RESULTS_DIR,
+            REPO_ROOT,
+            'gateway-2025-h-c16',
+          ),
+        };
+      }
+      await Promise.all([upstream.stop(), flowServers.modern.stop(), flowServers.handshake.stop()]);
+
+      progress(`(h) ${config.parkedCalls} calls parked in the gateway, against pending 2025-era questions`);
+      const patient = await servers.start('parley', 'parley (HTTP, parked calls upstream)', PATIENT_UPSTREAM);
+      const parking = await servers.start(GATEWAY_KIND, 'gateway (HTTP, parked calls)', {
+        BENCH_UPSTREAM_URL: patient.url,
+        BENCH_UPSTREAM_ERA: '2025-11-25',
+      });
+      const parked = await measureParkedCalls(parking, patient, config.parkedCalls, WARMUP_HELD);
+      await Promise.all([parking.stop(), patient.stop()]);
+      const reference = await servers.start(
+        'parley',
+        'parley (HTTP, pending questions for (h))',
+        PATIENT_UPSTREAM,
+      );
+      const pendingQuestion = await measurePendingHeap(
+        reference,
+        config.pendingSessions,
+        config.pendingPerSession,
+        WARMUP_HELD,
+      );
+      await reference.stop();
+      progress('(h) the SDK client alone under a parked call, with and without its standalone GET stream');
+      const clientFloor = async (noGetStream: boolean) => {
+        const label = noGetStream ? ', no GET stream' : '';
+        const behind = await servers.start(
+          'parley',
+          `parley (HTTP, behind the client floor${label})`,
+          PATIENT_UPSTREAM,
+        );
+        const floor = await servers.start(CLIENT_FLOOR_KIND, `the SDK client alone${label}`, {
+          BENCH_UPSTREAM_URL: behind.url,
+          ...(noGetStream && { BENCH_NO_GET_STREAM: '1' }),
+        });
+        try {
+          return await measureClientFloor(floor, config.parkedCalls, WARMUP_HELD);
+        } finally {
+          await Promise.all([floor.stop(), behind.stop()]);
+        }
+      };
+      measured.gateway = {
+        shapes: GATEWAY_SHAPES,
+        flows,
+        parked: {
+          ...parked,
+          pendingQuestion,
+          clientFloor: await clientFloor(false),
+          clientFloorNoGet: await clientFloor(true),
+        },
+        ...(profiles && { profiles }),
+      };
     }
 
     if (config.profileMs > 0 && (has('a') || has('b'))) {

@@ -53,6 +53,7 @@ function sidebar(): DefaultTheme.SidebarItem[] {
       items: [
         { text: 'Overview', link: '/overview' },
         { text: 'Guide: elicitation step by step', link: '/guide/', items: steps },
+        { text: 'The gateway: any host, any server', link: '/gateway' },
         { text: 'Architecture', link: '/architecture' },
         { text: 'Contributing', link: '/contributing' },
       ],
@@ -116,6 +117,7 @@ export default async (): Promise<UserConfig<DefaultTheme.Config>> => {
       nav: [
         { text: 'Guide', link: '/guide/' },
         { text: 'Packages', link: '/packages/server/' },
+        { text: 'Gateway', link: '/gateway' },
         { text: 'API', link: '/api/' },
         { text: 'Security', link: '/security' },
         { text: 'Performance', link: '/performance/' },

@@ -24,6 +24,7 @@ const imports: Record<string, string> = {
   '@parley/server': source('server/src/index.ts'),
   '@parley/client': source('client/src/index.ts'),
   '@parley/client/testing': source('client/src/testing/index.ts'),
+  '@parley/gateway': source('gateway/src/index.ts'),
   'zod/v4': createRequire(import.meta.url).resolve('zod/v4'),
 };
 
@@ -33,7 +34,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 describe('docs/guide', () => {
   it('has a block for each step', () => {
     const steps = new Set(blocks.map((block) => block.heading));
-    expect(steps.size).toBe(7);
+    expect(steps.size).toBe(8);
   });
 
   it.each(blocks.map((block, index) => [index + 1, block.heading, block.code] as const))(

@@ -51,7 +51,7 @@ describe('the guide exercises', () => {
   it('has at least ten, with distinct ids, and at least one in every step', () => {
     expect(exercises.length).toBeGreaterThanOrEqual(10);
     expect(new Set(exercises.map(({ exercise }) => exercise.id)).size).toBe(exercises.length);
-    expect(steps.length).toBe(7);
+    expect(steps.length).toBe(8);
     for (const step of steps)
       expect(
         exercises.some((item) => item.step === step),

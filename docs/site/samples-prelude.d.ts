@@ -76,6 +76,9 @@ declare const metrics: { gauge(name: string, value: number): void };
 declare function lookup(city: string): Promise<number>;
 declare function buildReport(name: string, signal: AbortSignal): Promise<string>;
 declare function waitForTheBatchJob(signal: AbortSignal): Promise<string>;
+/** Your app's background jobs, and the feed of changes it follows for subscribed resources. */
+declare const jobs: { start(work: { report: string }): Promise<string>; done(job: string): Promise<boolean> };
+declare const feed: { follow(uri: string): void; unfollow(uri: string): void };
 /** The single sign-on a host already has for its person. */
 declare const sso: { currentIdToken(): Promise<string> };
 /** The response a node:http handler is writing. */

@@ -27,6 +27,7 @@ const FIXED_PAGES: readonly SitePage[] = [
   { source: 'docs/index.md', page: 'index.md' },
   { source: 'README.md', page: 'overview.md' },
   { source: 'docs/guide/README.md', page: 'guide/index.md' },
+  { source: 'docs/gateway.md', page: 'gateway.md' },
   { source: 'docs/security.md', page: 'security.md' },
   { source: 'docs/performance.md', page: 'performance/index.md' },
   { source: 'bench/README.md', page: 'performance/benchmarks.md' },

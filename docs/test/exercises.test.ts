@@ -58,7 +58,7 @@ describe('the guide page', () => {
         return count;
       }),
     );
-    expect(steps.length).toBe(7);
+    expect(steps.length).toBe(8);
     expect(
       steps.every((count) => count >= 1),
       `exercises per step: ${steps.join(', ')}`,

@@ -69,6 +69,7 @@ describe('internal links', () => {
     for (const page of [
       'index.html',
       'guide/index.html',
+      'gateway.html',
       'security.html',
       'performance/index.html',
       'api/index.html',

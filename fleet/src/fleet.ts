@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, type Nginx, startNginx, startRedis } from '@parley/testing';
 import { auditBookings } from './audit.js';
@@ -17,6 +16,7 @@ import type { MixedReport } from './mixed/mixed-report.js';
 import { type MixedFault, runMixed } from './mixed/mixed-run.js';
 import { emptyProbeCounts, probeState } from './probes.js';
 import { type FleetReport, OUTSIDE, problemsOf, type ReplayCheck } from './report.js';
+import { RunRecord } from './run-record.js';
 import { Replica } from './services/replica.js';
 import { TokenUse } from './token-use.js';
 import { type Tokens, USERS, type UserName } from './users.js';
@@ -49,18 +49,10 @@ const KEEP_NEW_STATES = 6;
  * flows while one replica is killed and restarted and the key ring rotates replica by replica.
  */
 export async function runFleet(options: FleetOptions): Promise<FleetReport> {
-  const started = Date.now();
-  const at = () => Math.round((Date.now() - started) / 100) / 10;
-  const work = mkdtempSync(join(tmpdir(), 'parley-fleet-'));
-  const dataDir = join(work, 'data');
-  const logDir = join(work, 'logs');
+  const record = new RunRecord('parley-fleet-', options.log);
+  const { logDir, timeline, note } = record;
+  const dataDir = join(record.work, 'data');
   mkdirSync(dataDir);
-  mkdirSync(logDir);
-  const timeline: { at: number; text: string }[] = [];
-  const note = (text: string) => {
-    timeline.push({ at: at(), text });
-    options.log(`[${at().toFixed(1)} s] ${text}`);
-  };
 
   const redis = await startRedis();
   let nginx: Nginx | undefined;
@@ -404,7 +396,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     const audit = await auditBookings(channel, tokens, [...driver.results, ...eraResults]);
 
     const report: FleetReport = {
-      durationMs: Date.now() - started,
+      durationMs: record.elapsedMs,
       seed: options.seed,
       flowsAsked: options.flows,
       results: driver.results,
@@ -434,8 +426,7 @@ export async function runFleet(options: FleetOptions): Promise<FleetReport> {
     await Promise.allSettled(replicas.map((replica) => replica.stop()));
     await nginx?.stop();
     await redis.stop();
-    if (keepLogs) options.log(`Logs kept in ${logDir}`);
-    else rmSync(work, { recursive: true, force: true });
+    record.finish(keepLogs);
   }
 }
 

@@ -74,10 +74,13 @@ export async function startHttpPeer(
 }
 
 /** Starts Parley's peer server over HTTP (it prints its URL). */
-export async function startParleyHttp(): Promise<RunningPeer> {
-  const child = spawn(process.execPath, [peer('parley-server.mjs'), 'http'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export function startParleyHttp(): Promise<RunningPeer> {
+  return startPrintingPeer(process.execPath, [peer('parley-server.mjs'), 'http']);
+}
+
+/** Starts a peer that prints its URL on stdout once it listens (Parley's, the TS SDK v2 one). */
+export async function startPrintingPeer(command: string, args: readonly string[]): Promise<RunningPeer> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -85,7 +88,7 @@ export async function startParleyHttp(): Promise<RunningPeer> {
       const match = /(http\S+)/.exec(seen);
       if (match) resolve(match[1]!);
     });
-    child.once('exit', (code) => reject(new Error(`parley-server.mjs exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
   return { url, stop: stopper(child) };
 }

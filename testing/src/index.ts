@@ -6,6 +6,7 @@ export {
 } from './brightgrid-id.js';
 export { CHROMIUM_ARGS } from './chromium.js';
 export { freePort, onFreePort, PortTaken } from './free-port.js';
+export { type GatewayProcess, type GatewayProcessOptions, startGatewayProcess } from './gateway-process.js';
 export {
   connectionsReach,
   howRefused,

@@ -1,7 +1,7 @@
 import { createHistogram } from 'node:perf_hooks';
 import type { StatsSource } from '../servers/side-channel-client.js';
 import { cpuMicros } from '../servers/spawn.js';
-import { IdSource, runFlow } from './flow.js';
+import { type FlowRecord, IdSource, runFlow } from './flow.js';
 import { KeepAlivePoster } from './http-post.js';
 
 export interface LoadSpec {
@@ -28,32 +28,49 @@ export interface LoadRun {
   readonly maxStateChars: number;
 }
 
+/** How a load's flows are driven: one flow runner per worker (each flow in flight), made before the clock starts. */
+export interface FlowDriver {
+  worker(): Promise<(questions: number) => Promise<FlowRecord>>;
+  close(): Promise<void>;
+}
+
+/** The 2026-07-28 driver: hand-built requests over one keep-alive connection per flow in flight. */
+export function modernDriver(url: string, concurrency: number): FlowDriver {
+  const poster = new KeepAlivePoster(url, concurrency);
+  const ids = new IdSource();
+  return {
+    worker: async () => (questions) => runFlow(poster, questions, ids),
+    close: async () => poster.close(),
+  };
+}
+
 /**
  * Drives `spec.concurrency` back-to-back survey flows against a server for `spec.durationMs`, and
- * reads the server's own CPU time before and after.
+ * reads the server's own CPU time before and after. The flows are 2026-07-28 rounds unless another
+ * `driver` is given (the 2025 handshake driver of handshake-flow.ts).
  */
 export async function runLoad(
   server: StatsSource & { readonly url: string },
   spec: LoadSpec,
+  driver: FlowDriver = modernDriver(server.url, spec.concurrency),
 ): Promise<LoadRun> {
-  const poster = new KeepAlivePoster(server.url, spec.concurrency);
-  const ids = new IdSource();
   const rounds = createHistogram();
   let flows = 0;
   let maxStateChars = 0;
   try {
+    const workers = await Promise.all(Array.from({ length: spec.concurrency }, () => driver.worker()));
     const before = await server.stats();
     const started = process.hrtime.bigint();
     const deadline = Date.now() + spec.durationMs;
-    const worker = async () => {
+    const worker = async (flow: (questions: number) => Promise<FlowRecord>) => {
       while (Date.now() < deadline) {
-        const flow = await runFlow(poster, spec.questions, ids);
-        for (const ns of flow.roundNs) rounds.record(Math.max(1, Math.round(ns)));
-        maxStateChars = Math.max(maxStateChars, ...flow.stateChars);
+        const record = await flow(spec.questions);
+        for (const ns of record.roundNs) rounds.record(Math.max(1, Math.round(ns)));
+        maxStateChars = Math.max(maxStateChars, ...record.stateChars);
         flows++;
       }
     };
-    await Promise.all(Array.from({ length: spec.concurrency }, worker));
+    await Promise.all(workers.map(worker));
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const after = await server.stats();
     const cpu = cpuMicros(before, after);
@@ -70,6 +87,6 @@ export async function runLoad(
       maxStateChars,
     };
   } finally {
-    poster.close();
+    await driver.close();
   }
 }

@@ -3,6 +3,7 @@ import type { LoadSummary } from '../workloads/flows.js';
 import type { Release } from '../workloads/memory.js';
 import { parleyPendingKb, pendingFloorKb } from '../workloads/pending-cost.js';
 import { SDK_PARTY } from '../workloads/profile.js';
+import { GATEWAY_FLOWS_GOAL, gatewayRatio, PARKED_CALL_GOAL } from './gateway-report.js';
 import type { BenchResults, GoalCheck } from './results.js';
 
 type Measured = Omit<BenchResults, 'goals'>;
@@ -342,5 +343,56 @@ export function checkGoals(results: Measured): GoalCheck[] {
     goals.push(notMeasured(sizeGoal, '≤ 15 KB', why));
     goals.push(notMeasured(timeGoal, '≤ 16 ms', why));
   }
+  goals.push(...gatewayGoals(results));
+  return goals;
+}
+
+/** Issue 39: the gateway against the same upstream spoken to directly, and what a parked call costs. */
+function gatewayGoals(results: Measured): GoalCheck[] {
+  const flowsGoal = `The gateway ≥ ${GATEWAY_FLOWS_GOAL}× direct flows/s, 2026-07-28 host > 2026-07-28 upstream, (h) c16`;
+  const flowsTarget = `≥ ${fixed(GATEWAY_FLOWS_GOAL, 2)}×`;
+  const parkedGoal = 'Heap per parked call ≤ 2× a pending 2025-era question, (h)';
+  const parkedTarget = `≤ ${fixed(PARKED_CALL_GOAL, 2)}×`;
+  const gateway = results.gateway;
+  if (!gateway)
+    return [
+      notMeasured(flowsGoal, flowsTarget, 'workload (h) not run'),
+      notMeasured(parkedGoal, parkedTarget, 'workload (h) not run'),
+    ];
+  const goals: GoalCheck[] = [];
+  const modern = gatewayRatio(gateway, 'gateway-2026', 'direct-2026');
+  if (modern) {
+    const ok = modern.ratio >= GATEWAY_FLOWS_GOAL;
+    goals.push(
+      check(
+        flowsGoal,
+        flowsTarget,
+        `${fixed(modern.ratio, 2)}× (${fixed(modern.through.flowsPerSecond, 0)} vs ${fixed(modern.direct.flowsPerSecond, 0)} flows/s)`,
+        ok,
+        `the gateway's CPU per round ${fixed(modern.through.cpuPerRoundUs, 0)} µs, the upstream's alone ${fixed(modern.direct.cpuPerRoundUs, 0)} µs` +
+          (ok ? '' : `; ${fixed(GATEWAY_FLOWS_GOAL / modern.ratio, 1)}× too slow`),
+      ),
+    );
+  } else goals.push(notMeasured(flowsGoal, flowsTarget, 'the c16 shape was not measured'));
+  const { parked } = gateway;
+  const ratio = parked.gateway.heapKbEach / parked.pendingQuestion.heapKbEach;
+  goals.push(
+    check(
+      parkedGoal,
+      parkedTarget,
+      `${fixed(parked.gateway.heapKbEach)} KB (${parked.gateway.held} parked), ${fixed(ratio, 2)}× the ${fixed(parked.pendingQuestion.heapKbEach)} KB of a pending question`,
+      ratio <= PARKED_CALL_GOAL,
+      [
+        `the upstream holds ${fixed(parked.upstream.heapKbEach)} KB for each of the same calls`,
+        parked.clientFloor &&
+          `the SDK client alone holds ${fixed(parked.clientFloor.sessionWithCall.heapKbEach)} KB for a session with a call waiting` +
+            (parked.clientFloorNoGet
+              ? ` (${fixed(parked.clientFloorNoGet.sessionWithCall.heapKbEach)} KB without its standalone GET stream)`
+              : ''),
+      ]
+        .filter(Boolean)
+        .join('; '),
+    ),
+  );
   return goals;
 }

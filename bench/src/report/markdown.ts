@@ -4,10 +4,12 @@ import type { FeatureCosts } from '../workloads/feature-costs.js';
 import type { LoadSummary, PerServer } from '../workloads/flows.js';
 import type { MemoryReading, Release } from '../workloads/memory.js';
 import { type PendingFloors, parleyPendingKb, pendingFloorKb } from '../workloads/pending-cost.js';
-import type { ServerProfile } from '../workloads/profile.js';
 import type { SessionMemory } from '../workloads/session-memory.js';
+import { gatewaySections } from './gateway-report.js';
 import { FEATURE_COST_GOAL_PCT } from './goals.js';
 import { markdownTable } from './markdown-table.js';
+import { n0, n1, n2 } from './numbers.js';
+import { profileSection } from './profile-section.js';
 import type { BenchResults } from './results.js';
 
 const NAMES: Record<ServerKind, string> = {
@@ -20,10 +22,9 @@ const NAMES: Record<ServerKind, string> = {
   'parley-otel': 'Parley + `telemetry()`, no exporter',
   'parley-features': 'Parley and each feature, one process',
   'sdk-sessions': 'raw SDK, its own HTTP sessions',
+  gateway: 'the gateway',
+  'client-floor': 'the SDK client alone, holding 2025 sessions',
 };
-const n0 = (value: number) => Math.round(value).toLocaleString('en-US');
-const n1 = (value: number) => value.toFixed(1);
-const n2 = (value: number) => value.toFixed(2);
 const mb = (value: number) => value.toFixed(1);
 
 function source(results: BenchResults): string {
@@ -378,27 +379,6 @@ function rendererText(results: BenchResults): string {
   );
 }
 
-function profileSection(kind: ServerKind, profile: ServerProfile): string {
-  const rows = (list: ServerProfile['topSelf']) =>
-    list.slice(0, 10).map((row) => [`\`${row.functionName}\``, `\`${row.location}\``, `${n1(row.percent)}%`]);
-  const origins = profile.byOrigin
-    .slice(0, 8)
-    .map((row) => `${row.origin} ${n0(row.percent)}%`)
-    .join(', ');
-  const parties = profile.byParty.map((row) => `${row.party} ${n0(row.percent)}%`).join(', ');
-  const behalf = parties ? `; on whose behalf: ${parties}` : '';
-  return [
-    `**${NAMES[kind]}** (${n0(profile.busyMs)} ms busy; by origin: ${origins}${behalf}; profile: \`${profile.file}\`)`,
-    '',
-    markdownTable(['Top self time', 'Where', 'Share of busy'], rows(profile.topSelf)),
-    '',
-    markdownTable(
-      ['Top attributed time (own code + what it calls)', 'Where', 'Share of busy'],
-      rows(profile.topAttributed),
-    ),
-  ].join('\n');
-}
-
 /** The run as markdown: the machine, the goals, and one table per workload. */
 export function renderMarkdown(results: BenchResults): string {
   const sections: string[] = [`Machine: ${machineLine(results)}`, '### Goals', goalsTable(results)];
@@ -431,11 +411,12 @@ export function renderMarkdown(results: BenchResults): string {
     );
   }
   if (results.renderer) sections.push('### (g) Form renderer', rendererText(results));
+  if (results.gateway) sections.push(...gatewaySections(results.gateway));
   if (results.profiles) {
     sections.push('### Profiles of (a) at concurrency 16');
     for (const kind of SERVER_KINDS) {
       const profile = results.profiles[kind];
-      if (profile) sections.push(profileSection(kind, profile));
+      if (profile) sections.push(profileSection(NAMES[kind], profile));
     }
   }
   if (results.serverLogs.length > 0) {

@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config.js';
 import type { LoadRun } from '../load/run-load.js';
 import { type FeatureCosts, featureCostsOf, type ProcessRuns } from '../workloads/feature-costs.js';
-import type { LoadSummary } from '../workloads/flows.js';
-import type { MemoryReading, PendingMemory } from '../workloads/memory.js';
+import type { PendingMemory } from '../workloads/memory.js';
 import type { PendingCost, PendingFloors } from '../workloads/pending-cost.js';
 import { checkGoals } from './goals.js';
 import { renderMarkdown } from './markdown.js';
-import type { BenchResults } from './results.js';
-
-const load = (flowsPerSecond: number, roundP99Ms: number, cpuPerRoundUs: number): LoadSummary => ({
-  flowsPerSecond,
-  roundP50Ms: roundP99Ms / 4,
-  roundP99Ms,
-  cpuPerFlowUs: cpuPerRoundUs * 2,
-  cpuPerRoundUs,
-  runs: [],
-});
+import {
+  goalOf as goal,
+  loadSummary as load,
+  measuredResults as measured,
+  memoryReading as memory,
+} from './results-fixture.js';
 
 /** One measured run of the feature-cost workload: flows/s and server CPU per round. */
 const run = (flowsPerSecond: number, cpuPerRoundUs: number): LoadRun => ({
@@ -36,12 +30,6 @@ const featureCosts = (runs: ProcessRuns): FeatureCosts => ({
   shape: { questions: 1, concurrency: 16 },
   timing: { processes: 1, runs: runs.parley?.length ?? 0, runMs: 5000, warmupMs: 1000 },
   ...featureCostsOf([runs]),
-});
-
-const memory = (heapMb: number, handlersRunning = 0): MemoryReading => ({
-  heapMb,
-  rssMb: heapMb * 5,
-  handlersRunning,
 });
 
 const pending = (dropReleased: boolean): PendingMemory => ({
@@ -67,37 +55,10 @@ const cost = (heapKbEach: number): PendingCost => ({
 
 const floors: PendingFloors = { heldResponse: cost(5.5), sdkStdio: cost(7.9), parleyStdio: cost(16.2) };
 
-function measured(overrides: Partial<Omit<BenchResults, 'goals'>> = {}): Omit<BenchResults, 'goals'> {
-  const parsed = parseConfig([]);
-  if ('problem' in parsed) throw new Error(parsed.problem);
-  return {
-    format: 1,
-    date: '2026-11-30T00:00:00.000Z',
-    config: parsed.config,
-    machine: {
-      cpuModel: 'Test CPU',
-      cores: 2,
-      node: 'v20.20.2',
-      platform: 'linux x64',
-      memoryGb: 24,
-      loadAverageAtStart: 0.2,
-      loadAverageAtEnd: 1.9,
-    },
-    serverLogs: [],
-    ...overrides,
-  };
-}
-
-const goal = (results: Omit<BenchResults, 'goals'>, start: string) => {
-  const found = checkGoals(results).find((check) => check.goal.startsWith(start));
-  if (!found) throw new Error(`no goal starting "${start}"`);
-  return found;
-};
-
 describe('checkGoals', () => {
   it('lists every goal as not measured, never met, when nothing ran', () => {
     const goals = checkGoals(measured());
-    expect(goals).toHaveLength(17);
+    expect(goals).toHaveLength(19);
     for (const check of goals) expect(check.met).toBeUndefined();
   });
 

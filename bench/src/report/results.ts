@@ -6,15 +6,26 @@ import type { ServerLog } from '../servers/spawn.js';
 import type { SourceVersion } from '../source-version.js';
 import type { FeatureCosts } from '../workloads/feature-costs.js';
 import type { FlowShape, LoadSummary, PerServer } from '../workloads/flows.js';
+import type { GatewayFlows } from '../workloads/gateway-flows.js';
 import type { HandshakeResult } from '../workloads/handshake.js';
 import type { ModernMemory, PendingMemory } from '../workloads/memory.js';
 import type { OneHost } from '../workloads/one-host.js';
+import type { ParkedCalls } from '../workloads/parked-calls.js';
 import type { PendingFloors } from '../workloads/pending-cost.js';
 import type { ServerProfile } from '../workloads/profile.js';
 import type { RendererFailure, RendererResult } from '../workloads/renderer.js';
 import type { SessionMemory } from '../workloads/session-memory.js';
 import type { CodecTiming } from '../workloads/state-codec.js';
 import type { WireState } from '../workloads/state-wire.js';
+
+/** (h): the gateway against the same upstream spoken to directly, and what a parked call costs. */
+export interface GatewayResults {
+  readonly shapes: readonly FlowShape[];
+  readonly flows: GatewayFlows;
+  readonly parked: ParkedCalls;
+  /** The gateway's CPU profile under each pairing at concurrency 16 (`modern`: 2026-07-28 upstream). */
+  readonly profiles?: { readonly modern?: ServerProfile; readonly handshake?: ServerProfile };
+}
 
 export interface ClientResults {
   readonly server: ServerKind;
@@ -71,6 +82,8 @@ export interface BenchResults {
   };
   /** (g) */
   readonly renderer?: RendererResult | RendererFailure;
+  /** (h); absent in results from before it was measured. */
+  readonly gateway?: GatewayResults;
   readonly profiles?: PerServer<ServerProfile>;
   /** Servers that wrote to stderr during the run (normally none), with what they wrote first. */
   readonly serverLogs: readonly (ServerLog & { readonly server: string })[];

@@ -18,8 +18,21 @@ export type FeatureKind = (typeof FEATURE_KINDS)[number];
 export const FEATURE_HOST = 'parley-features' as const;
 /** Servers only (f) reads: the raw SDK holding 2025-era HTTP sessions itself (sdk-sessions.ts). */
 export const MEMORY_KINDS = ['sdk-sessions'] as const;
+/**
+ * `@parley/gateway` in front of a survey server (`BENCH_UPSTREAM_URL`, spoken to in
+ * `BENCH_UPSTREAM_ERA`), for (h): the gateway's flows against the same upstream spoken to directly.
+ */
+export const GATEWAY_KIND = 'gateway' as const;
+/**
+ * The official SDK client alone, holding 2025 sessions to a survey server (`BENCH_UPSTREAM_URL`)
+ * as the gateway holds them, each with a call waiting on its question: the floor under a parked
+ * call in (h). `BENCH_NO_GET_STREAM=1`: without the standalone GET stream.
+ */
+export const CLIENT_FLOOR_KIND = 'client-floor' as const;
 export type ServerKind =
   | (typeof SERVER_KINDS)[number]
   | FeatureKind
   | typeof FEATURE_HOST
-  | (typeof MEMORY_KINDS)[number];
+  | (typeof MEMORY_KINDS)[number]
+  | typeof GATEWAY_KIND
+  | typeof CLIENT_FLOOR_KIND;

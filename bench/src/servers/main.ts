@@ -5,6 +5,8 @@
  *   node bench/dist/servers/main.js parley-features
  *   node bench/dist/servers/main.js sdk-push stdio
  *   node bench/dist/servers/main.js sdk-sessions
+ *   BENCH_UPSTREAM_URL=<survey server> BENCH_UPSTREAM_ERA=<revision> node bench/dist/servers/main.js gateway
+ *   BENCH_UPSTREAM_URL=<survey server> [BENCH_NO_GET_STREAM=1] node bench/dist/servers/main.js client-floor
  *
  * Over HTTP it prints one JSON line `{"url": ...}` once it listens; over stdio it speaks MCP on
  * stdin/stdout (and with `BENCH_SIDE_CHANNEL=1` opens its side channel on loopback and prints
@@ -14,9 +16,19 @@
  * SIGTERM closes it cleanly (so `--cpu-prof` can write its profile).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { listenClientFloor } from './client-floor.js';
 import { listenFloor } from './floor.js';
+import { gatewayOptionsFromEnv, listenGateway } from './gateway.js';
 import { listenJsonFloor } from './json-floor.js';
-import { FEATURE_HOST, FEATURE_KINDS, type FeatureKind, MEMORY_KINDS, SERVER_KINDS } from './kinds.js';
+import {
+  CLIENT_FLOOR_KIND,
+  FEATURE_HOST,
+  FEATURE_KINDS,
+  type FeatureKind,
+  GATEWAY_KIND,
+  MEMORY_KINDS,
+  SERVER_KINDS,
+} from './kinds.js';
 import type { RunningHttp } from './loopback.js';
 import { listenParley, type ParleyBenchOptions, parleySurveyServer } from './parley.js';
 import { listenSdk, sdkSurveyServer } from './sdk.js';
@@ -35,9 +47,11 @@ const isFeatureKind = (name: string | undefined): name is FeatureKind =>
   (FEATURE_KINDS as readonly (string | undefined)[]).includes(name);
 const timeout = Number(process.env.BENCH_QUESTION_TIMEOUT_MS);
 const grace = Number(process.env.BENCH_RESUME_GRACE_MS);
+const sessions = Number(process.env.BENCH_MAX_SESSIONS);
 const parleyOptions = {
   ...(Number.isFinite(timeout) && timeout > 0 && { questionTimeoutMs: timeout }),
   ...(process.env.BENCH_RESUME_GRACE_MS && Number.isFinite(grace) && { resumeGraceMs: grace }),
+  ...(Number.isInteger(sessions) && sessions > 0 && { maxSessions: sessions }),
 };
 
 async function start(): Promise<() => Promise<unknown>> {
@@ -62,6 +76,12 @@ async function start(): Promise<() => Promise<unknown>> {
     'json-floor': listenJsonFloor,
     'sdk-floor': listenSdkFloor,
     'sdk-sessions': listenSdkSessions,
+    [GATEWAY_KIND]: () => listenGateway(gatewayOptionsFromEnv(process.env)),
+    [CLIENT_FLOOR_KIND]: () =>
+      listenClientFloor({
+        upstreamUrl: gatewayOptionsFromEnv(process.env).upstreamUrl,
+        noGetStream: process.env.BENCH_NO_GET_STREAM === '1',
+      }),
   };
   const listening = isFeatureKind(kind)
     ? await listenParley({ ...parleyOptions, feature: FEATURE_OF[kind] })
@@ -70,7 +90,7 @@ async function start(): Promise<() => Promise<unknown>> {
       : undefined;
   if (!listening)
     throw new Error(
-      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS].join(', ')}.`,
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS, GATEWAY_KIND, CLIENT_FLOOR_KIND].join(', ')}.`,
     );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();

@@ -16,6 +16,12 @@ export interface ParleyBenchOptions {
    * exporter registered, so its tracer and meter are the API's no-ops.
    */
   readonly feature?: 'use' | 'otel';
+  /**
+   * 2025-era sessions it keeps open at most, in all and from the load generator's one address
+   * (default 100 from one address): (h) parks a call on a session of its own per 2026-07-28 host
+   * call, a thousand at once.
+   */
+  readonly maxSessions?: number;
 }
 
 /** The survey tool written with Parley: one linear loop of `ctx.elicit`, on both eras. */
@@ -55,7 +61,11 @@ export async function listenParley(options: ParleyBenchOptions = {}): Promise<Li
   const listening = await parleySurveyServer(options).listen({
     port: 0,
     // Every session comes from the load generator's one address: its anonymous quota is the pool's.
-    maxSessionsPerAddress: 100,
+    maxSessionsPerAddress: options.maxSessions ?? 100,
+    ...(options.maxSessions !== undefined && {
+      maxSessions: options.maxSessions,
+      maxAnonymousSessions: options.maxSessions,
+    }),
     ...(options.resumeGraceMs !== undefined && { resumeGraceMs: options.resumeGraceMs }),
     routes: async (request) => {
       const answer = sideChannel(new URL(request.url));

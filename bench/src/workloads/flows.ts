@@ -43,6 +43,39 @@ export interface FlowTiming {
   readonly warmupMs: number;
 }
 
+/** One thing measured under load: a label for progress, and how to run it once for `durationMs`. */
+export interface LoadTarget<K extends string> {
+  readonly key: K;
+  run(durationMs: number): Promise<LoadRun>;
+}
+
+/**
+ * Warms every target up, then runs each `timing.runs` times, interleaved with a rotating order so
+ * drift in the machine's load falls on all of them alike, and summarizes each one's runs.
+ */
+export async function interleave<K extends string>(
+  targets: readonly LoadTarget<K>[],
+  timing: FlowTiming,
+  label: string,
+  progress: (line: string) => void,
+): Promise<Partial<Record<K, LoadSummary>>> {
+  for (const target of targets) await target.run(timing.warmupMs);
+  const runs = new Map<K, LoadRun[]>(targets.map((target) => [target.key, []]));
+  for (let r = 0; r < timing.runs; r++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + r) % targets.length]!;
+      const run = await target.run(timing.runMs);
+      runs.get(target.key)!.push(run);
+      progress(
+        `  ${label} run ${r + 1}/${timing.runs} ${target.key}: ${run.flowsPerSecond.toFixed(0)} flows/s`,
+      );
+    }
+  }
+  const summaries: Partial<Record<K, LoadSummary>> = {};
+  for (const [key, list] of runs) summaries[key] = summarize(list);
+  return summaries;
+}
+
 /** Measures each shape against every server; `progress` hears about each finished run. */
 export async function measureFlows(
   servers: readonly ServerProcess[],
@@ -52,21 +85,11 @@ export async function measureFlows(
 ): Promise<Record<string, PerServer<LoadSummary>>> {
   const results: Record<string, PerServer<LoadSummary>> = {};
   for (const shape of shapes) {
-    for (const server of servers) await runLoad(server, { ...shape, durationMs: timing.warmupMs });
-    const runs = new Map<ServerKind, LoadRun[]>(servers.map((server) => [server.kind, []]));
-    for (let r = 0; r < timing.runs; r++) {
-      for (let i = 0; i < servers.length; i++) {
-        const server = servers[(i + r) % servers.length]!;
-        const run = await runLoad(server, { ...shape, durationMs: timing.runMs });
-        runs.get(server.kind)!.push(run);
-        progress(
-          `  ${shapeKey(shape)} run ${r + 1}/${timing.runs} ${server.kind}: ${run.flowsPerSecond.toFixed(0)} flows/s`,
-        );
-      }
-    }
-    const summaries: PerServer<LoadSummary> = {};
-    for (const [kind, list] of runs) summaries[kind] = summarize(list);
-    results[shapeKey(shape)] = summaries;
+    const targets = servers.map((server) => ({
+      key: server.kind,
+      run: (durationMs: number) => runLoad(server, { ...shape, durationMs }),
+    }));
+    results[shapeKey(shape)] = await interleave(targets, timing, shapeKey(shape), progress);
   }
   return results;
 }

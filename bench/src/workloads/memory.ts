@@ -106,14 +106,18 @@ export interface PendingMemory {
   readonly afterDrop: Release;
 }
 
-interface SilentSession {
+export interface SilentSession {
   readonly client: Client;
   readonly transport: StreamableHTTPClientTransport;
   readonly calls: Promise<unknown>[];
 }
 
 /** Opens a 2025-era session whose person never answers, and starts `calls` one-question calls. */
-async function silentSession(url: string, calls: number, callTimeoutMs: number): Promise<SilentSession> {
+export async function silentSession(
+  url: string,
+  calls: number,
+  callTimeoutMs: number,
+): Promise<SilentSession> {
   const client = new Client(
     { name: 'parley-bench', version: '0.1.0' },
     { capabilities: { elicitation: {} } },
@@ -128,7 +132,7 @@ async function silentSession(url: string, calls: number, callTimeoutMs: number):
 }
 
 /** Asks and answers `calls` one-question calls on one session, then ends it. */
-async function answeredSession(url: string, calls: number): Promise<void> {
+export async function answeredSession(url: string, calls: number): Promise<void> {
   const client = new Client(
     { name: 'parley-bench', version: '0.1.0' },
     { capabilities: { elicitation: {} } },

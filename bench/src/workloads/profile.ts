@@ -15,6 +15,9 @@ import type { ServerProcess } from '../servers/spawn.js';
 
 const SDK = ['@modelcontextprotocol/server', '@modelcontextprotocol/core'];
 const PARLEY = ['@parley/server', '@parley/core'];
+/** The gateway is a Parley server to its hosts and the SDK's client (through `@parley/client`) to its upstream. */
+const GATEWAY = ['@parley/gateway'];
+const SDK_CLIENT = ['@modelcontextprotocol/client'];
 
 /** Whose functions count as the server's own code, for total (inclusive) time. */
 const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
@@ -27,6 +30,8 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'parley-otel': [...PARLEY, '@opentelemetry/api'],
   'parley-features': [...PARLEY, '@opentelemetry/api'],
   'sdk-sessions': [...SDK, 'bench'],
+  gateway: GATEWAY,
+  'client-floor': ['bench'],
 };
 
 /** The `byParty` name of the official SDK's work. */
@@ -43,6 +48,12 @@ const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> =
   floor: { 'the floor': ['bench'] },
   'json-floor': { 'the floor': ['bench'] },
   'sdk-floor': { 'the floor': ['bench'], [SDK_PARTY]: SDK },
+  gateway: {
+    'the gateway': GATEWAY,
+    Parley: [...PARLEY, '@parley/client'],
+    [SDK_PARTY]: [...SDK, ...SDK_CLIENT],
+  },
+  'client-floor': { [SDK_PARTY]: SDK_CLIENT },
 };
 
 export interface ServerProfile extends ProfileSummary {
@@ -50,14 +61,18 @@ export interface ServerProfile extends ProfileSummary {
   readonly file: string;
 }
 
-/** Profiles a warmed-up server under (a) at concurrency 16, and summarizes where its time went. */
+/**
+ * Profiles a warmed-up server under (a)'s flow at concurrency 16, and summarizes where its time
+ * went. `name` is the profile's file name (default: `<kind>-a-c16`).
+ */
 export async function profileServer(
   server: ServerProcess,
   durationMs: number,
   resultsDir: string,
   repoRoot: string,
+  name = `${server.kind}-a-c16`,
 ): Promise<ServerProfile> {
-  const name = `${server.kind}-a-c16.cpuprofile`;
+  const file = `${name}.cpuprofile`;
   await server.startProfile();
   let text: string;
   try {
@@ -65,7 +80,7 @@ export async function profileServer(
   } finally {
     text = await server.stopProfile();
   }
-  const path = join(resultsDir, name);
+  const path = join(resultsDir, file);
   await writeFile(path, text);
   const profile: unknown = JSON.parse(text);
   if (!isCpuProfile(profile)) throw new Error(`${server.kind} answered something that is not a CPU profile.`);
@@ -74,5 +89,5 @@ export async function profileServer(
     firstParty: FIRST_PARTY[server.kind],
     parties: PARTIES[server.kind],
   });
-  return { ...summary, file: join('bench', 'results', name) };
+  return { ...summary, file: join('bench', 'results', file) };
 }

@@ -47,18 +47,12 @@ export class BalancerChannel {
     const authorization = call.headers.authorization;
     const release = authorization === undefined ? undefined : this.#tokenUse?.hold(authorization);
     try {
-      const reply = await send(this.#origin, call, midRequest).finally(release);
+      const reply = balanced(await send(this.#origin, call, midRequest).finally(release));
       this.#sent++;
-      const header = reply.headers['x-upstream'];
-      const tried = (Array.isArray(header) ? header.join(',') : (header ?? ''))
-        .split(',')
-        .map((address) => address.trim())
-        .filter((address) => address.length > 0 && address !== '-');
-      // A 502 names the replica that failed, not one that answered.
-      const replica = reply.status === 0 || reply.status === 502 ? undefined : tried.at(-1);
-      if (tried.length > 0) this.#predictor.saw(tried.at(-1));
-      if (replica !== undefined) this.#served.set(replica, (this.#served.get(replica) ?? 0) + 1);
-      return { ...reply, replica, tried };
+      if (reply.tried.length > 0) this.#predictor.saw(reply.tried.at(-1));
+      if (reply.replica !== undefined)
+        this.#served.set(reply.replica, (this.#served.get(reply.replica) ?? 0) + 1);
+      return reply;
     } finally {
       this.#busy = false;
     }
@@ -68,4 +62,16 @@ export class BalancerChannel {
   stats(): { sent: number; served: ReadonlyMap<string, number>; predicted: number; missed: number } {
     return { sent: this.#sent, served: this.#served, ...this.#predictor.accuracy };
   }
+}
+
+/** A reply through nginx, with the replicas it tried (`X-Upstream`, nginx's `$upstream_addr`) and the one that answered. */
+export function balanced(reply: HttpReply): BalancedReply {
+  const header = reply.headers['x-upstream'];
+  const tried = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address.length > 0 && address !== '-');
+  // A 502 names the replica that failed, not one that answered.
+  const replica = reply.status === 0 || reply.status === 502 ? undefined : tried.at(-1);
+  return { ...reply, replica, tried };
 }

@@ -20,7 +20,7 @@ describe('parley, the command table', () => {
   it('shows the commands and exit codes, and refuses to guess without a command', async () => {
     const bare = await runParley([]);
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('Commands:\n  tools   list the tools a server offers');
+    expect(bare.stderr).toContain('Commands:\n  tools    list the tools a server offers');
     expect(bare.stderr).toContain('3  the person declined or cancelled');
     const help = await runParley(['help', 'call']);
     expect(help.code).toBe(0);
@@ -31,7 +31,7 @@ describe('parley, the command table', () => {
     const run = await runParley(['cal']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'parley: unknown command "cal"; the commands are tools, call, prompt, read, lab, logout (see parley help)\n',
+      'parley: unknown command "cal"; the commands are tools, call, prompt, read, lab, gateway, logout (see parley help)\n',
     );
   });
 

@@ -66,10 +66,15 @@ export class Gateway {
   readonly #mounts: Mounts;
   readonly #liveCalls: LiveCalls;
   readonly #log: Logger;
+  readonly #router: LiveCallRouter | undefined;
   #started: Promise<void> | undefined;
   #mounted = false;
 
   constructor(config: GatewayConfig, options: GatewayOptions = {}) {
+    if (config.fleet !== undefined && options.router === undefined)
+      throw new GatewayConfigError('The gateway', [
+        'fleet: a replica of a fleet needs its shared parts on Redis: const fleet = await openGatewayFleet(config.fleet) from "@parley/gateway/redis", then createGateway(config, fleet.options) (parley gateway does this by itself)',
+      ]);
     this.config = config;
     this.#log = options.log ?? stderrLogger;
     const pagesTtl = config.pages?.ttlSeconds ?? 900;
@@ -82,7 +87,11 @@ export class Gateway {
       log: this.#log,
       declare: ['tools', 'prompts', 'resources', 'completions'],
       ...options.server,
-      state: { maxChars: STATE_MAX_CHARS, ...options.server?.state },
+      state: {
+        maxChars: STATE_MAX_CHARS,
+        ...(config.fleet !== undefined && { keys: config.fleet.stateKeys }),
+        ...options.server?.state,
+      },
       questionPages:
         options.server?.questionPages === false
           ? false
@@ -92,6 +101,7 @@ export class Gateway {
               ...options.server?.questionPages,
             },
     });
+    this.#router = options.router;
     this.#liveCalls = new LiveCalls(
       { ttlMs: pagesTtl * 1000, perUser: 50, anonymous: 1_000 },
       options.router,
@@ -183,7 +193,10 @@ export class Gateway {
   }
 
   async #start(): Promise<void> {
-    await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.start()));
+    await Promise.all([
+      ...[...this.#upstreams.values()].map((upstream) => upstream.start()),
+      this.#router?.ready?.(),
+    ]);
     const collisions = [...this.#upstreams.values()].flatMap((upstream) => this.#mounts.sync(upstream));
     this.#mounted = true;
     if (collisions.length > 0) {

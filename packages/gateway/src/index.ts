@@ -4,6 +4,7 @@
 export type { AuditSink, QuestionAudit } from './audit.js';
 export { GatewayConfigError, loadGatewayConfig, readGatewayConfig } from './config/read-config.js';
 export type {
+  FleetConfig,
   GatewayConfig,
   HttpUpstreamConfig,
   StdioUpstreamConfig,

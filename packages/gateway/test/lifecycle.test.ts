@@ -134,24 +134,40 @@ describe('upstreams that come and go', () => {
 });
 
 describe('what a host sends that it should not', () => {
-  it('answers a held round once: the same round sent again is refused, and nothing else changes', async () => {
+  it('answers a held round once: the same request sent again gets the same step, other answers are refused', async () => {
     const desk = keep(await startUpstream('parley-upstream.mjs', 'http'));
     const running = keep(await startGateway({ upstreams: { desk: { url: desk.url, era: '2025-11-25' } } }));
-    const first = (await rpc(running.url, 'tools/call', { name: 'book' })).result as Record<string, unknown>;
+    const call = async (params: Record<string, unknown>) =>
+      (await rpc(running.url, 'tools/call', { name: 'book', ...params })).result as Record<string, unknown>;
+    const first = await call({});
     expect(first.resultType).toBe('input_required');
-    const requestState = first.requestState as string;
-    const answer = { inputResponses: { boxes: { action: 'decline' } }, requestState };
-    const second = (await rpc(running.url, 'tools/call', { name: 'book', ...answer })).result as Record<
-      string,
-      unknown
-    >;
-    expect(textOf(second)).toBe('No pickup (decline).');
-    const again = (await rpc(running.url, 'tools/call', { name: 'book', ...answer })).result as Record<
-      string,
-      unknown
-    >;
-    expect(again.isError).toBe(true);
-    expect(textOf(again)).toMatch(
+    const boxes = {
+      inputResponses: { boxes: { action: 'accept', content: { boxes: 2 } } },
+      requestState: first.requestState,
+    };
+    const second = await call(boxes);
+    expect(second.inputRequests).toMatchObject({ day: { params: { message: 'The desk asks: Which day?' } } });
+    // Sent again (its response was lost, say): the same question, and the upstream is not answered twice.
+    const copy = await call(boxes);
+    expect(copy.inputRequests).toEqual(second.inputRequests);
+    const changed = await call({
+      ...boxes,
+      inputResponses: { boxes: { action: 'accept', content: { boxes: 3 } } },
+    });
+    expect(changed.isError).toBe(true);
+    expect(textOf(changed)).toBe(
+      'Not answered: round 1 of this call was answered already (it is at round 2); a round is answered once.',
+    );
+
+    const day = { inputResponses: { day: { action: 'decline' } }, requestState: copy.requestState };
+    expect(textOf(await call(day))).toBe('No pickup (decline).');
+    expect(textOf(await call(day))).toBe('No pickup (decline).');
+    const other = await call({
+      ...day,
+      inputResponses: { day: { action: 'accept', content: { value: '2027-01-05' } } },
+    });
+    expect(other.isError).toBe(true);
+    expect(textOf(other)).toMatch(
       /is gone \(it expired, ended, or was answered already\); call again to start over/,
     );
     expect(running.gateway.status().heldCalls).toBe(0);

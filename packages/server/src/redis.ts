@@ -5,4 +5,5 @@
  */
 export { RedisFlowStore, type RedisFlowStoreOptions } from './flows/redis-store.js';
 export { RedisOnceStore, type RedisOnceStoreOptions } from './once/redis-once-store.js';
+export { requireRedisClient } from './require-redis-client.js';
 export { RedisSessionRouter, type RedisSessionRouterOptions } from './sessions/redis-session-router.js';

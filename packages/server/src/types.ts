@@ -174,7 +174,8 @@ export interface ParleyContext {
    * a round against `maxRounds`. Keep what comes before it deterministic, as before a question.
    *
    * @example
-   * const job = await ctx.once('start', () => jobs.start(args));
+   * const job = await ctx.once('start', () => jobs.start({ report: 'returns-q3' }));
+   * let tries = 0;
    * while (!(await ctx.once(`done:${tries}`, () => jobs.done(job)))) { tries++; await ctx.yieldRound(); }
    */
   yieldRound(options?: { readonly afterMs?: number }): Promise<void>;

@@ -5,8 +5,9 @@ import { parseCommandArgs } from '../parse-command-args.js';
 import { say, writeText } from '../print.js';
 import { readPort, stopRequested } from './serving.js';
 
-/** The gateway is loaded only when `parley gateway` runs. */
+/** The gateway is loaded only when `parley gateway` runs, and its Redis parts only for a fleet. */
 const loadGateway = () => import('@parley/gateway');
+const loadFleet = () => import('@parley/gateway/redis');
 
 const FLAGS = {
   config: { type: 'string', short: 'c' },
@@ -33,6 +34,8 @@ gateway.json:
       "returns": { "url": "http://127.0.0.1:3000/mcp", "headers": { "authorization": "Bearer \${TOKEN}" } },
       "files": { "command": "python", "args": ["server.py"], "era": "2025-11-25" } } }
   "\${NAME}" in a value is read from the environment.
+  One replica of a fleet (behind a balancer, no affinity; needs ioredis) adds
+  "fleet": { "redis": "\${REDIS_URL}", "replica": "gw1", "stateKeys": "\${PARLEY_STATE_KEYS}" }
 
 Options:
   -c, --config <file>     the configuration (required)
@@ -67,10 +70,17 @@ Options:
       if (level === 'info' && message.startsWith('audit ') && !values.audit) return;
       say(io.stderr, `${level === 'info' ? '' : `${level}: `}${safeLogText(message)}`);
     };
-    const gateway = createGateway(config, { log });
+    let fleet: Awaited<ReturnType<Awaited<ReturnType<typeof loadFleet>>['openGatewayFleet']>> | undefined;
+    let gateway: ReturnType<typeof createGateway>;
     try {
+      if (config.fleet !== undefined) {
+        fleet = await (await loadFleet()).openGatewayFleet(config.fleet, { log });
+        say(io.stderr, `Fleet: replica ${config.fleet.replica}, Redis shared`);
+      }
+      gateway = createGateway(config, { log, ...fleet?.options });
       await gateway.start();
     } catch (error) {
+      await fleet?.close();
       if (error instanceof GatewayConfigError) throw new UsageError(error.message);
       throw error;
     }
@@ -85,6 +95,7 @@ Options:
       await gateway.stdio();
       await stopped;
       await gateway.close();
+      await fleet?.close();
       return EXIT.ok;
     }
     const listening = await gateway
@@ -100,6 +111,7 @@ Options:
     await stopped;
     await listening.close({ drainMs: 2_000 });
     await gateway.close();
+    await fleet?.close();
     return EXIT.ok;
   },
 };

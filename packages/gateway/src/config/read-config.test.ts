@@ -94,6 +94,42 @@ describe('readGatewayConfig', () => {
     ]);
   });
 
+  it('takes a fleet section from the environment, and names the field and fix of each problem in it', () => {
+    const keys = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
+    const config = readGatewayConfig(
+      {
+        upstreams: { a: { url: 'http://x/mcp' } },
+        fleet: {
+          redis: '\u0024{REDIS_URL}',
+          replica: '\u0024{REPLICA}',
+          stateKeys: '\u0024{PARLEY_STATE_KEYS}',
+        },
+      },
+      { env: { REDIS_URL: 'redis://127.0.0.1:6379', REPLICA: 'gw2', PARLEY_STATE_KEYS: keys } },
+    );
+    expect(config.fleet).toEqual({ redis: 'redis://127.0.0.1:6379', replica: 'gw2', stateKeys: keys });
+    expect(
+      problems({
+        upstreams: { a: { url: 'http://x/mcp' } },
+        fleet: { redis: 'http://127.0.0.1:6379', replica: 'gw.1', stateKeys: 'no-colon', extra: 1 },
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^fleet\.redis: must be the Redis every replica shares, a redis:\/\/ or rediss:\/\/ URL/,
+      ),
+      expect.stringMatching(
+        /^fleet\.replica: must name this replica with 1 to 32 letters, digits, "_" and "-"/,
+      ),
+      expect.stringMatching(
+        /^fleet\.stateKeys: must be the key ring every replica shares: comma-separated id:base64secret pairs/,
+      ),
+      expect.stringMatching(/^fleet: has an unknown field "extra"; it takes redis, replica and stateKeys$/),
+    ]);
+    expect(problems({ upstreams: { a: { url: 'http://x/mcp' } }, fleet: 'redis://x' })).toEqual([
+      'fleet: must be an object: { "redis", "replica", "stateKeys" }',
+    ]);
+  });
+
   it('says when the file cannot be read or is not JSON', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
     const file = join(dir, 'gateway.json');

@@ -1,3 +1,4 @@
+import { KeyRing } from '@parley/core';
 import * as z from 'zod/v4';
 
 /** The protocol revisions an upstream may be pinned to; `auto` negotiates. */
@@ -133,6 +134,40 @@ const upstream = z.unknown().transform((value, ctx) => {
   return parsed.data as HttpUpstreamConfig | StdioUpstreamConfig;
 });
 
+/** What every replica of a fleet of gateways shares, and which replica this one is. */
+const fleet = z.strictObject(
+  {
+    redis: z.url({
+      protocol: /^rediss?$/,
+      error:
+        'must be the Redis every replica shares, a redis:// or rediss:// URL such as "redis://127.0.0.1:6379" (or a reference to an environment variable that holds it)',
+    }),
+    replica: z.string({ error: 'must be a string naming this replica' }).regex(/^[A-Za-z0-9_-]{1,32}$/, {
+      error:
+        'must name this replica with 1 to 32 letters, digits, "_" and "-", a different name on each replica (e.g. "gw1", or a reference to an environment variable that holds it)',
+    }),
+    stateKeys: z.string({ error: 'must be the key ring every replica shares, as text' }).check((ctx) => {
+      try {
+        if (KeyRing.parse(ctx.value).length > 0) return;
+      } catch {
+        // said below
+      }
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message:
+          'must be the key ring every replica shares: comma-separated id:base64secret pairs, the sealing key first, each secret 32 random bytes (make one with `openssl rand -base64 32`); refer to an environment variable (such as PARLEY_STATE_KEYS) to keep it out of the file',
+      });
+    }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `has an unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; it takes redis, replica and stateKeys`
+        : 'must be an object: { "redis", "replica", "stateKeys" }',
+  },
+);
+
 /** The gateway's configuration, as `gateway.json` holds it. */
 export const gatewayConfigSchema = z.strictObject(
   {
@@ -191,16 +226,31 @@ export const gatewayConfigSchema = z.strictObject(
         { error: 'takes issuer, resource and scopes' },
       )
       .optional(),
+    fleet: fleet.optional(),
   },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `has an unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the top level takes upstreams, name, title, urls, maxRounds, pages and auth`
+        ? `has an unknown field ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the top level takes upstreams, name, title, urls, maxRounds, pages, auth and fleet`
         : issue.input === undefined
           ? 'is missing'
           : undefined,
   },
 );
+
+/**
+ * One replica of a fleet of gateways behind a balancer with no affinity: the Redis they share (a
+ * held call resumed on the replica that holds it, question pages, 2025-era host sessions), this
+ * replica's name, and the key ring every replica seals `requestState` with.
+ */
+export interface FleetConfig {
+  /** `redis://` or `rediss://` URL of the Redis every replica shares. */
+  readonly redis: string;
+  /** This replica's name (different on each): in its handles, its log lines, and the errors hosts read. */
+  readonly replica: string;
+  /** `id:base64secret` pairs, comma-separated, the sealing key first (the `PARLEY_STATE_KEYS` format). */
+  readonly stateKeys: string;
+}
 
 /** An upstream reached over Streamable HTTP. */
 export interface HttpUpstreamConfig {
@@ -235,6 +285,7 @@ export interface UpstreamOAuthConfig {
   readonly issuer: string;
 }
 
+/** One upstream: a server reached over Streamable HTTP, or one the gateway starts and speaks to over stdio. */
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig;
 
 /** The gateway's configuration (`gateway.json`), checked by {@link readGatewayConfig}. */
@@ -254,6 +305,8 @@ export interface GatewayConfig {
     readonly resource?: string;
     readonly scopes?: readonly string[];
   };
+  /** One replica of a fleet of gateways (needs `@parley/gateway/redis` and ioredis). */
+  readonly fleet?: FleetConfig;
 }
 
 /** Whether an upstream is reached over HTTP. */

@@ -24,6 +24,7 @@ function askingCall(): { live: LiveCall; cancelled: () => unknown } {
               .then((answer) => resolve({ content: [{ type: 'text', text: JSON.stringify(answer) }] })),
         );
       }),
+    '2025-06-18',
   );
   return { live, cancelled: () => reason };
 }
@@ -39,7 +40,10 @@ describe('LiveCalls', () => {
       { handle, owner: 'alice', round: 0, answers: undefined, holdMs: 1_000 },
       {},
     );
-    expect(first).toMatchObject({ kind: 'ask', via: { kind: 'live', handle, round: 1 } });
+    expect(first).toMatchObject({
+      kind: 'ask',
+      via: { kind: 'live', handle, round: 1, revision: '2025-06-18' },
+    });
     await expect(
       calls.resume({ handle, owner: 'mallory', round: 1, answers: {}, holdMs: 1_000 }, {}),
     ).rejects.toThrow('This call belongs to another user; call again to start your own.');
@@ -66,13 +70,13 @@ describe('LiveCalls', () => {
     await expect(
       calls.resume({ handle: 'local.forged', owner: undefined, round: 1, answers: {}, holdMs: 10 }, {}),
     ).rejects.toThrow(/is gone/);
-    const live = new LiveCall(() => new Promise(() => {}));
+    const live = new LiveCall(() => new Promise(() => {}), '2025-11-25');
     const handle = calls.park(live, undefined, 'desk');
     expect(
       await calls.resume({ handle, owner: undefined, round: 0, answers: undefined, holdMs: 30 }, {}),
     ).toEqual({
       kind: 'wait',
-      via: { kind: 'live', handle, round: 0 },
+      via: { kind: 'live', handle, round: 0, revision: '2025-11-25' },
     });
     await calls.close();
   });
@@ -96,6 +100,59 @@ describe('LiveCalls', () => {
     calls.park(live, 'alice', 'desk');
     await expect.poll(() => String(cancelled()), { timeout: 5_000 }).toContain('did not come back within');
     expect(calls.size).toBe(0);
+    await calls.close();
+  });
+
+  it('gives a copy of the latest request the same step, also once the call finished', async () => {
+    const calls = new LiveCalls(limits);
+    const { live } = askingCall();
+    const handle = calls.park(live, 'alice', 'desk');
+    const begin = { handle, owner: 'alice', round: 0, answers: undefined, holdMs: 1_000 };
+    // Two copies at once (the first one's response was lost on its way): the second waits for the first's step.
+    const [first, copy] = await Promise.all([calls.resume(begin, {}), calls.resume(begin, {})]);
+    expect(copy).toEqual(first);
+    expect(first).toMatchObject({ kind: 'ask', via: { round: 1 } });
+
+    const answers = { q1: { result: { action: 'accept', content: { boxes: 2 } } } };
+    const answered = { handle, owner: 'alice', round: 1, answers, holdMs: 1_000 };
+    const done = await calls.resume(answered, {});
+    expect(done).toMatchObject({ kind: 'result' });
+    expect(calls.size).toBe(0);
+    // The same answers again (keys in another order count as the same) get the same result...
+    expect(
+      await calls.resume(
+        { ...answered, answers: { q1: { result: { content: { boxes: 2 }, action: 'accept' } } } },
+        {},
+      ),
+    ).toEqual(done);
+    // ...other answers, or another user, do not.
+    await expect(
+      calls.resume({ ...answered, answers: { q1: { result: { action: 'decline' } } } }, {}),
+    ).rejects.toThrow(/is gone/);
+    await expect(calls.resume({ ...answered, owner: 'mallory' }, {})).rejects.toThrow(/is gone/);
+    await calls.close();
+  });
+
+  it('refuses other answers to a round being answered, and asks again after a wait', async () => {
+    const calls = new LiveCalls(limits);
+    let ask!: () => void;
+    const live = new LiveCall(
+      () =>
+        new Promise(() => {
+          ask = () => void live.incoming({ method: 'elicitation/create', params: { message: 'Later?' } });
+        }),
+      '2025-11-25',
+    );
+    const handle = calls.park(live, undefined, 'desk');
+    const comeBack = { handle, owner: undefined, round: 0, answers: undefined, holdMs: 20 };
+    expect(await calls.resume(comeBack, {})).toMatchObject({ kind: 'wait' });
+    // The same come-back after a wait asks the call again (nothing was handed out).
+    const pending = calls.resume({ ...comeBack, holdMs: 5_000 }, {});
+    await expect(
+      calls.resume({ ...comeBack, answers: { q1: { result: { action: 'cancel' } } } }, {}),
+    ).rejects.toThrow('This round is being answered by another request already; wait for it.');
+    ask();
+    expect(await pending).toMatchObject({ kind: 'ask', requests: { q1: { params: { message: 'Later?' } } } });
     await calls.close();
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { ToolError } from '@parley/server';
 import { type LiveCall, type LiveListeners, RoundAnsweredError } from '../upstream/live-call.js';
+import { type Ending, FinishedCalls } from './finished-calls.js';
 import type { Step, UpstreamAnswer } from './step.js';
 
 /** Who a parked call belongs to: the host's verified user, or nobody (the handle is then the capability). */
@@ -26,6 +28,8 @@ export interface LiveCallRouter {
   forward(replica: string, resume: Resume): Promise<Step>;
   /** Serves the resumes other replicas send this one. */
   serve(resume: (request: Resume) => Promise<Step>): void;
+  /** Resolves once other replicas can reach this one (the gateway waits for it before it serves). */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,8 +48,22 @@ interface Parked {
   readonly owner: Owner;
   readonly upstream: string;
   expiresAt: number;
-  resuming: boolean;
+  /** The latest resume: a copy of it (its response was lost on the way) gets the same step. */
+  last: LastResume | undefined;
 }
+
+interface LastResume {
+  readonly round: number;
+  readonly answers: Readonly<Record<string, UpstreamAnswer>> | undefined;
+  readonly step: Promise<Step>;
+  /** The step, once it came; `undefined` while the resume runs. */
+  done: Step | undefined;
+}
+
+/** How long a finished call's last step is kept for a copy of the request that finished it. */
+const FINISHED_KEEP_MS = 60_000;
+/** The most those kept steps may take together. */
+const FINISHED_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Why a parked call could not be resumed, as the host reads it. */
 export class ParkedCallError extends ToolError {
@@ -59,8 +77,10 @@ export class ParkedCallError extends ToolError {
  * The upstream calls this gateway process holds open while a host answers their questions (a
  * 2025-era upstream behind a 2026-07-28 host, or behind a host answering on a question page). Each
  * has an unguessable handle, named in the host's sealed `requestState`; it answers only its owner,
- * each round once, and is cancelled upstream when its host does not come back in time. On a fleet,
- * a handle of another replica is resumed there through the {@link LiveCallRouter}.
+ * each round once, and is cancelled upstream when its host does not come back in time. A copy of
+ * the latest request (a host sending a round again because its response was lost) gets the same
+ * step, also for a moment after the call finished. On a fleet, a handle of another replica is
+ * resumed there through the {@link LiveCallRouter}.
  */
 export class LiveCalls {
   readonly #parked = new Map<string, Parked>();
@@ -69,12 +89,17 @@ export class LiveCalls {
   readonly #router: LiveCallRouter | undefined;
   readonly #replica: string;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #finished = new FinishedCalls(FINISHED_KEEP_MS, FINISHED_MAX_BYTES);
 
   constructor(limits: LiveCallLimits, router?: LiveCallRouter) {
     this.#limits = limits;
     this.#router = router;
     this.#replica = router?.replica ?? 'local';
-    router?.serve((request) => this.#resumeHere(request, {}));
+    router?.serve((request) => {
+      if (replicaOf(request.handle) !== this.#replica)
+        return Promise.reject(new ParkedCallError(`This gateway replica does not hold that call; ${GONE}`));
+      return this.#resumeHere(request, {});
+    });
     this.#sweeper = setInterval(() => this.#sweep(), Math.min(limits.ttlMs, 30_000));
     this.#sweeper.unref();
   }
@@ -101,7 +126,7 @@ export class LiveCalls {
       owner,
       upstream,
       expiresAt: Date.now() + this.#limits.ttlMs,
-      resuming: false,
+      last: undefined,
     });
     this.#perOwner.set(bucket, held + 1);
     return handle;
@@ -109,7 +134,7 @@ export class LiveCalls {
 
   /** Resumes the call behind `handle`, here or on the replica that holds it. */
   resume(request: Resume, listeners: LiveListeners): Promise<Step> {
-    const replica = request.handle.slice(0, request.handle.indexOf('.'));
+    const replica = replicaOf(request.handle);
     if (replica === this.#replica || this.#router === undefined) return this.#resumeHere(request, listeners);
     return this.#router.forward(replica, request);
   }
@@ -126,43 +151,83 @@ export class LiveCalls {
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     for (const [handle] of this.#parked) this.drop(handle, 'the gateway stopped');
+    this.#finished.clear();
     await this.#router?.close();
   }
 
-  async #resumeHere(request: Resume, listeners: LiveListeners): Promise<Step> {
+  #resumeHere(request: Resume, listeners: LiveListeners): Promise<Step> {
     const parked = this.#parked.get(request.handle);
-    if (parked === undefined || parked.expiresAt < Date.now())
-      throw new ParkedCallError(
-        'The upstream call this answer was for is gone (it expired, ended, or was answered already); call again to start over.',
+    if (parked === undefined || parked.expiresAt < Date.now()) {
+      const ending = this.#finished.replay(request.handle, request);
+      if (ending !== undefined)
+        return 'step' in ending ? Promise.resolve(ending.step) : Promise.reject(ending.error);
+      return Promise.reject(
+        new ParkedCallError(
+          `The upstream call this answer was for is gone (it expired, ended, or was answered already); ${GONE}`,
+        ),
       );
+    }
     if (parked.owner !== request.owner)
-      throw new ParkedCallError('This call belongs to another user; call again to start your own.');
-    if (parked.resuming)
-      throw new ParkedCallError('This round is being answered by another request already; wait for it.');
-    if (request.answers !== undefined) {
+      return Promise.reject(
+        new ParkedCallError('This call belongs to another user; call again to start your own.'),
+      );
+    const last = parked.last;
+    const copy =
+      last !== undefined && last.round === request.round && isDeepStrictEqual(last.answers, request.answers);
+    // A copy of the latest request gets its step (waited for, if it is still coming); after a `wait`
+    // step nothing was handed out, so the call is simply asked again.
+    if (copy && last.done?.kind !== 'wait') return last.step;
+    if (last !== undefined && last.done === undefined)
+      return Promise.reject(
+        new ParkedCallError('This round is being answered by another request already; wait for it.'),
+      );
+    if (request.answers !== undefined && !copy) {
       try {
         parked.live.answer(request.round, request.answers);
       } catch (error) {
         // A round answered twice (a copy of a request): the call itself goes on for its first answer.
-        if (error instanceof RoundAnsweredError) throw new ParkedCallError(`Not answered: ${error.message}.`);
-        throw error;
+        if (error instanceof RoundAnsweredError)
+          return Promise.reject(new ParkedCallError(`Not answered: ${error.message}.`));
+        return Promise.reject(error);
       }
     }
-    parked.resuming = true;
+    const step = this.#advance(request, parked, listeners);
+    const resume: LastResume = { round: request.round, answers: request.answers, step, done: undefined };
+    parked.last = resume;
+    step.then(
+      (done) => {
+        resume.done = done;
+      },
+      () => {},
+    );
+    return step;
+  }
+
+  /** Waits for the call's next step; a call that ended is let go, its ending kept for a copy of this request. */
+  async #advance(request: Resume, parked: Parked, listeners: LiveListeners): Promise<Step> {
     parked.live.listen(listeners);
     try {
       const step = await parked.live.next(request.handle, request.holdMs);
-      if (step.kind === 'result') this.#release(request.handle, parked);
+      if (step.kind === 'result') this.#finish(request, parked, { step });
       else parked.expiresAt = Date.now() + this.#limits.ttlMs;
       return step;
     } catch (error) {
       // The upstream call failed or ended: nothing is left to resume.
-      this.#release(request.handle, parked);
+      this.#finish(request, parked, { error });
       throw error;
     } finally {
-      parked.resuming = false;
       parked.live.listen({});
     }
+  }
+
+  #finish(request: Resume, parked: Parked, ending: Ending): void {
+    this.#release(request.handle, parked);
+    this.#finished.keep(request.handle, {
+      owner: request.owner,
+      round: request.round,
+      answers: request.answers,
+      ending,
+    });
   }
 
   #release(handle: string, parked: Parked): void {
@@ -176,9 +241,17 @@ export class LiveCalls {
   #sweep(): void {
     const now = Date.now();
     for (const [handle, parked] of this.#parked) {
-      if (parked.expiresAt >= now || parked.resuming) continue;
+      if (parked.expiresAt >= now || (parked.last !== undefined && parked.last.done === undefined)) continue;
       this.#release(handle, parked);
       parked.live.cancel(`its host did not come back within ${Math.round(this.#limits.ttlMs / 1000)} s`);
     }
+    this.#finished.sweep();
   }
+}
+
+const GONE = 'call again to start over.';
+
+/** The replica a handle names: the part before its first dot. */
+function replicaOf(handle: string): string {
+  return handle.slice(0, Math.max(0, handle.indexOf('.')));
 }

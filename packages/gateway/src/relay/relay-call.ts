@@ -75,7 +75,12 @@ export async function relayCall(
       let answers: Awaited<ReturnType<typeof askHost>> | undefined;
       if (step.kind === 'ask')
         answers = await askHost(
-          { ...ask, reading: { ...ask.reading, live: via.kind === 'live' } },
+          {
+            ...ask,
+            reading: { ...ask.reading, live: via.kind === 'live' },
+            // A held call's session may speak another revision than the upstream (era `auto`).
+            ...(via.kind === 'live' && { pairing: `${ctx.protocolVersion} > ${via.revision}` }),
+          },
           step.requests,
           leg,
         );

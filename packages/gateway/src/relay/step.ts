@@ -9,11 +9,13 @@ export interface UpstreamRequest {
 /**
  * How the next leg of a call reaches its upstream: a 2026-07-28 upstream's `requestState` (sent
  * back byte for byte; absent when it sent none), or a 2025 upstream's call held open in the
- * gateway (`live`), named by its handle, at the round the next answers are for.
+ * gateway (`live`), named by its handle, at the round the next answers are for, with the revision
+ * its session speaks (under era `auto` not the upstream's own: a tool that asks only over the
+ * handshake is called on a 2025 session of an upstream that offers 2026-07-28).
  */
 export type Via =
   | { readonly kind: 'state'; readonly state?: string }
-  | { readonly kind: 'live'; readonly handle: string; readonly round: number };
+  | { readonly kind: 'live'; readonly handle: string; readonly round: number; readonly revision: string };
 
 /**
  * Where an upstream call stands after one leg: done (`result`), asking (`ask`: its questions by

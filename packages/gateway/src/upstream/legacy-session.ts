@@ -72,14 +72,16 @@ export class LegacySession {
     if (sdk === undefined || this.#closed) throw new Error('The upstream session is closed');
     this.#lastUsed = Date.now();
     let live: LiveCall;
-    live = new LiveCall((signal) =>
-      sdk
-        .request({ method, params } as never, {
-          signal,
-          timeout: LIVE_CALL_TIMEOUT_MS,
-          onprogress: (progress) => live.progress(progress),
-        })
-        .finally(() => this.#calls.delete(live)),
+    live = new LiveCall(
+      (signal) =>
+        sdk
+          .request({ method, params } as never, {
+            signal,
+            timeout: LIVE_CALL_TIMEOUT_MS,
+            onprogress: (progress) => live.progress(progress),
+          })
+          .finally(() => this.#calls.delete(live)),
+      this.protocolVersion,
     );
     this.#calls.add(live);
     return live;

@@ -57,8 +57,12 @@ export class LiveCall {
   /**
    * @param start sends the call upstream with this call's signal; its promise is the upstream's
    *   answer (or failure).
+   * @param revision the 2025 revision the call's session speaks.
    */
-  constructor(start: (signal: AbortSignal) => Promise<unknown>) {
+  constructor(
+    start: (signal: AbortSignal) => Promise<unknown>,
+    readonly revision: string,
+  ) {
     start(this.#abort.signal).then(
       (result) => this.#end({ result: cleanResult(result) }),
       (error: unknown) => this.#end({ error }),
@@ -146,7 +150,7 @@ export class LiveCall {
         return {
           kind: 'ask',
           requests: Object.fromEntries(this.#asked.map((waiting) => [waiting.key, waiting.request])),
-          via: { kind: 'live', handle, round: this.#round },
+          via: { kind: 'live', handle, round: this.#round, revision: this.revision },
         };
       }
       const outcome = this.#outcome;
@@ -155,7 +159,8 @@ export class LiveCall {
         return { kind: 'result', result: outcome.result };
       }
       const left = deadline - Date.now();
-      if (left <= 0) return { kind: 'wait', via: { kind: 'live', handle, round: this.#round } };
+      if (left <= 0)
+        return { kind: 'wait', via: { kind: 'live', handle, round: this.#round, revision: this.revision } };
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, Math.min(left, 2_147_483_647));
         function done() {
