@@ -87,7 +87,8 @@ const ANONYMOUS_LINK = {
     'this client cannot show this form nor open a URL, and for an anonymous caller a link in the result ' +
     'could be picked up by any other caller at the same network address. Use a client that declares URL ' +
     "elicitation, or one that carries resume tokens back (capabilities.extensions['dev.parley/resume'], as " +
-    "Parley's client does), or sign in (the server's authenticate)",
+    "Parley's client does), or sign in (the server's authenticate). A server whose anonymous callers each " +
+    'have an address of their own may set questionPages.anonymousByAddress',
 };
 
 /**

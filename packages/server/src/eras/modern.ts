@@ -52,16 +52,21 @@ export const modernEra: EraModule = {
     // (with no state) once the person answered: its parked state is on the server (when anything
     // could be parked at all). An anonymous caller's is found by the resume token it carries back
     // (never by its address, which others may share).
-    const token = user || transport === 'stdio' ? undefined : resumeTokenIn(sdk.mcpReq._meta);
+    const anonymous = !user && transport === 'http';
+    const carriesTokens = anonymous && carriesResumeTokens(clientCapabilities);
+    const token = anonymous ? resumeTokenIn(sdk.mcpReq._meta) : undefined;
+    // Only where the author said so, and only for a client that carries no token back.
+    const address = anonymous && !carriesTokens && app.pages?.anonymousByAddress ? caller : undefined;
     const parkable =
       app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
     const opened = await openState(app, sdk, bindingFacts, bindingOf);
+    const finder = { user, transport, resume: token, address };
     const resumed =
       opened === undefined && parkable
-        ? await resumeParked(app, app.pages!, bindingFacts, { user, transport, resume: token }, bindingOf())
+        ? await resumeParked(app, app.pages!, bindingFacts, finder, bindingOf())
         : undefined;
     // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
-    const parker = { user, transport, resume: resumed ? token : undefined };
+    const parker = { user, transport, resume: resumed ? token : undefined, address };
     const state = opened ?? resumed?.state ?? firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
@@ -108,7 +113,7 @@ export const modernEra: EraModule = {
       secrets,
       // An anonymous caller's pages count against its address: a budget bucket, not an identity.
       anonymousScope: user ? undefined : caller,
-      resumable: user !== undefined || transport === 'stdio' || carriesResumeTokens(clientCapabilities),
+      resumable: !anonymous || carriesTokens || address !== undefined,
       guard,
       notifications,
     };
@@ -156,7 +161,13 @@ export const modernEra: EraModule = {
       // the client's go first (a result that parks the call cannot carry questions), the links in
       // the round after.
       if (suspension.outOfBand.length > 0 && !asks) {
-        const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };
+        const parked = {
+          state: sealed,
+          items: suspension.outOfBand,
+          formsFailed: false,
+          urlFailed: false,
+          shown: resumed?.shown,
+        };
         return parkCall(app, app.pages!, bindingFacts, parker, parked) as never;
       }
       const codec = await app.codec();

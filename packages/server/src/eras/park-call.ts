@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { App } from '../app.js';
 import type { AskItem } from '../ask/ask-item.js';
 import { newResumeToken, type ParkedCallKey } from '../pages/parked-calls.js';
@@ -19,6 +20,11 @@ export interface ParkingCaller {
    * resumed a parked call (a new one is made when the call parks).
    */
   readonly resume?: string | undefined;
+  /**
+   * An anonymous 2026-07-28 caller's address, when the author lets such calls park by address
+   * (`questionPages.anonymousByAddress`) and its client carries no resume token back.
+   */
+  readonly address?: string | undefined;
 }
 
 /**
@@ -36,13 +42,25 @@ export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCa
         ? `session:${caller.session}`
         : caller.resume !== undefined
           ? `resume:${caller.resume}`
-          : undefined;
+          : caller.address !== undefined
+            ? `address:${caller.address}`
+            : undefined;
   return scope === undefined ? undefined : { scope, binding };
 }
 
 /** Whether a caller's parked call is found again by a resume token (an anonymous 2026-07-28 caller). */
 function needsToken(caller: ParkingCaller): boolean {
-  return !caller.user && caller.transport === 'http' && caller.session === undefined;
+  return (
+    !caller.user &&
+    caller.transport === 'http' &&
+    caller.session === undefined &&
+    caller.address === undefined
+  );
+}
+
+/** A link as a parked call remembers it was shown: a digest (the link itself is a capability). */
+function linkDigest(url: string): string {
+  return createHash('sha256').update(url).digest('base64url').slice(0, 22);
 }
 
 /**
@@ -60,6 +78,8 @@ export async function parkCall(
     readonly items: readonly AskItem[];
     readonly formsFailed: boolean;
     readonly urlFailed: boolean;
+    /** Digests of the links this call's results carried before (it was resumed by address). */
+    readonly shown?: readonly string[] | undefined;
   },
 ): Promise<ParkedOutcome> {
   const codec = await app.codec();
@@ -70,8 +90,19 @@ export async function parkCall(
   const key = parkingKey(bytes, { ...caller, resume });
   // The ladder refuses a link for a caller that cannot be found again (routeForm); this is the backstop.
   if (!key) throw new Error('A call of an anonymous caller with no resume token cannot be parked.');
-  await pages.park(key, { state, formsFailed, urlFailed });
-  return parkedOutcome(parked.items, pages.asker, binding, resume);
+  // Parked by address, a call may be resumed by another caller at that address: a link it was given
+  // is never given again while its page waits, only the links of pages opened since.
+  const withheld = new Set(caller.address === undefined ? [] : (parked.shown ?? []));
+  const outcome = parkedOutcome(parked.items, pages.asker, binding, {
+    resume,
+    withheld: (url) => withheld.has(linkDigest(url)),
+  });
+  const shown =
+    caller.address === undefined
+      ? undefined
+      : [...new Set([...withheld, ...outcome.links.map((link) => linkDigest(link.url))])];
+  await pages.park(key, { state, formsFailed, urlFailed, ...(shown && { shown }) });
+  return outcome;
 }
 
 /**
@@ -86,14 +117,23 @@ export async function resumeParked(
   caller: ParkingCaller,
   bytes: Uint8Array = bindingBytes(binding),
 ): Promise<
-  { readonly state: RoundState; readonly formsFailed: boolean; readonly urlFailed: boolean } | undefined
+  | {
+      readonly state: RoundState;
+      readonly formsFailed: boolean;
+      readonly urlFailed: boolean;
+      readonly shown?: readonly string[];
+    }
+  | undefined
 > {
   const key = parkingKey(bytes, caller);
   const parked = key && (await pages.unpark(key));
   if (!parked) return undefined;
   const codec = await app.codec();
   const opened = await codec.open(parked.state, bytes, pages.parkedTtlSeconds);
-  if (opened.ok) return { state: opened.state, formsFailed: parked.formsFailed, urlFailed: parked.urlFailed };
+  if (opened.ok) {
+    const { formsFailed, urlFailed, shown } = parked;
+    return { state: opened.state, formsFailed, urlFailed, ...(shown && { shown }) };
+  }
   app.log(
     'warn',
     `A parked ${binding.method} ${JSON.stringify(binding.target)} did not open (${STATE_REFUSAL_EXPLANATIONS[opened.reason]}); it starts afresh.`,

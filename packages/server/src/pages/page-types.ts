@@ -36,6 +36,16 @@ export interface QuestionPagesOptions {
    * holds the link answer instead (as on stdio and for anonymous calls). Default false.
    */
   readonly linkHolderMayAnswer?: boolean;
+  /**
+   * Lets an anonymous 2026-07-28 call whose client neither opens URLs nor carries a resume token back
+   * park by its network address (else its question is `ElicitationUnavailable`). Then every caller
+   * at that address is one caller to Parley: whoever makes the same call next takes the parked call
+   * over, and with it the person's answers (a link is never given twice while its page waits).
+   * Behind a NAT, a proxy, an IPv6 /64, or `server.endpoint()` given no `remoteAddress`, that is
+   * many people: only for a server whose anonymous callers each have an address of their own (a
+   * local tool on loopback for one person). Default false.
+   */
+  readonly anonymousByAddress?: boolean;
   /** Pages one user may have waiting at once. Default 20. */
   readonly maxPendingPerUser?: number;
   /**

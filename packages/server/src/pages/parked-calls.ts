@@ -21,6 +21,8 @@ export interface ParkedCall {
   readonly formsFailed: boolean;
   /** The client failed a URL-mode question earlier in the call: keep sending links in results. */
   readonly urlFailed: boolean;
+  /** Digests of the links its results carried, for a call parked by address (never given again). */
+  readonly shown?: readonly string[];
 }
 
 /** The store key of a parked call (a digest: the arguments are not kept in the clear). */
@@ -38,15 +40,24 @@ export function encodeParkedCall(call: ParkedCall): string {
     s: call.state,
     ...(call.formsFailed && { f: 1 }),
     ...(call.urlFailed && { u: 1 }),
+    ...(call.shown && { p: call.shown }),
   });
 }
 
 /** Reads a parked call back; `undefined` for anything that is not one. */
 export function decodeParkedCall(text: string): ParkedCall | undefined {
   try {
-    const record = JSON.parse(text) as { s?: unknown; f?: unknown; u?: unknown };
+    const record = JSON.parse(text) as { s?: unknown; f?: unknown; u?: unknown; p?: unknown };
     if (typeof record.s !== 'string') return undefined;
-    return { state: record.s, formsFailed: record.f === 1, urlFailed: record.u === 1 };
+    const shown = Array.isArray(record.p)
+      ? record.p.filter((digest) => typeof digest === 'string')
+      : undefined;
+    return {
+      state: record.s,
+      formsFailed: record.f === 1,
+      urlFailed: record.u === 1,
+      ...(shown && { shown }),
+    };
   } catch {
     return undefined;
   }

@@ -137,6 +137,11 @@ export class QuestionPages {
     return this.#deps.options.linkHolderMayAnswer === true;
   }
 
+  /** Whether an anonymous call that can carry no resume token may park by its address (see the option). */
+  get anonymousByAddress(): boolean {
+    return this.#deps.options.anonymousByAddress === true;
+  }
+
   /** Called by `listen()`: the bound address serves pages unless a public URL was configured. */
   useDefaultOrigin(origin: string): void {
     this.#kit.useDefaultOrigin(origin);

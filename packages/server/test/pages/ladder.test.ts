@@ -247,6 +247,36 @@ describe('anonymous callers at one address (issue 41, finding 1)', () => {
     await Promise.all([first.close(), other.close()]);
   });
 
+  it('parks by address only where the author says so, and never gives a waiting page’s link twice', async () => {
+    const lenient = createServer({
+      name: 'returns-desk',
+      version: '1.0.0',
+      log: () => {},
+      questionPages: { anonymousByAddress: true },
+    });
+    lenient.tool('pickup', { description: 'Books a pickup' }, async (_args, ctx) => {
+      const day = await ctx.elicit('Which day?', ask.text({ title: 'Day' }), { key: 'day' });
+      return day.action === 'accept' ? `Pickup on ${day.value}.` : 'No pickup.';
+    });
+    const local = await serveInProcess(lenient);
+    try {
+      const call = () => callTool(local.wire, 'pickup', {}, {}, { capabilities: CAPABILITIES.none });
+      const first = result(await call());
+      expect(resumeTokenOf(first)).toBeUndefined();
+      const link = pageLinkIn((first.content as { text: string }[])[0]!.text);
+      // The same call again, from the same address, while the page waits: not the link again.
+      const again = result(await call());
+      const text = (again.content as { text: string }[])[0]!.text;
+      expect(text).not.toContain(link);
+      expect(text).toContain('Which day?\n  Answer on the page this call was sent to when it was made.');
+      expect((again._meta as Record<string, unknown[]>)['dev.parley/pages']).toEqual([]);
+      await person.answer(link, { action: 'accept', content: { value: 'Friday' } });
+      expect(textOfReply(await call())).toBe('Pickup on Friday.');
+    } finally {
+      await local.close();
+    }
+  });
+
   it('refuses with a steer a client that can neither show the form, open a URL, nor carry a token back', async () => {
     const refused = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
     expect(refused.status).toBe(400);
