@@ -13,6 +13,7 @@ import { exercisePlugin } from '../site/exercises.js';
 import { writeHostMatrix } from '../site/host-matrix.js';
 import { entryPoints } from '../site/public-exports.js';
 import { repoLinks } from '../site/repo-links.js';
+import { sandboxRuntime } from '../site/sandbox/runtime-plugin.js';
 import { API_FOLDER, pageOf, sitePages } from '../site/site-map.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -142,6 +143,7 @@ export default async (): Promise<UserConfig<DefaultTheme.Config>> => {
       // first search), the largest API reference pages, the exercises' sandbox worker. Vite's
       // 500 kB warning about them reads like a failed build.
       build: { chunkSizeWarningLimit: 4096 },
+      plugins: [sandboxRuntime()],
     },
   });
 };

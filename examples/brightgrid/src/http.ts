@@ -189,7 +189,7 @@ export function startupLines(brightgrid: BrightgridHttp): string[] {
     ...(brightgrid.identity
       ? [
           `Brightgrid ID (sign-in): ${brightgrid.identity.issuer}`,
-          `Agent sign-in (client credentials, acts for ${brightgrid.identity.agent.actsFor}): PARLEY_CLIENT_SECRET=${brightgrid.identity.agent.clientSecret} parley tools ${brightgrid.url} --client-id ${brightgrid.identity.agent.clientId}`,
+          `Agent sign-in (client credentials, acts for ${brightgrid.identity.agent.actsFor}): PARLEY_CLIENT_SECRET=${brightgrid.identity.agent.clientSecret} parley tools ${brightgrid.url} --client-id ${brightgrid.identity.agent.clientId} --issuer ${brightgrid.identity.issuer}`,
         ]
       : []),
     `Store sign-in: ${brightgrid.origin}/signin (${DEMO_USERS.map((u) => `${u.name} / ${u.password}`).join(', or ')})`,
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
     keyed === undefined
       ? []
       : [
-          `Keyed agent sign-in (private-key JWT, acts for ${keyed.actsFor}): parley tools ${brightgrid.url} --client-id ${keyed.clientId} --client-key <its private key>`,
+          `Keyed agent sign-in (private-key JWT, acts for ${keyed.actsFor}): parley tools ${brightgrid.url} --client-id ${keyed.clientId} --client-key <its private key> --issuer ${brightgrid.identity!.issuer}`,
         ];
   process.stdout.write(`${[...startupLines(brightgrid), ...keyedLine].join('\n')}\n`);
 }

@@ -22,7 +22,11 @@ const ERAS = ['handshake', 'modern'] as const;
 function asking(question: QuestionInput, options: Partial<ServerOptions> = {}) {
   const server = createServer({ name: 'desk', version: '1.0.0', ...options });
   server.tool('ask', { description: 'Asks one question' }, async (_args, ctx) => {
-    const answer = await ctx.elicit('What should the test tool book? (one question of this suite)', question, { key: 'q' });
+    const answer = await ctx.elicit(
+      'What should the test tool book? (one question of this suite)',
+      question,
+      { key: 'q' },
+    );
     return JSON.stringify(answer);
   });
   return server;

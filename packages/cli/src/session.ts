@@ -74,7 +74,7 @@ export async function withSession(
     signIn = !http
       ? undefined
       : settings.service !== undefined
-        ? await serviceSignIn(settings.service, io.env)
+        ? await serviceSignIn(settings.service, io.env, say)
         : browserSignIn({ env: io.env, open: settings.openBrowser, say });
   } catch (error) {
     say(`parley: ${(error as Error).message}`);

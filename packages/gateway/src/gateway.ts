@@ -98,6 +98,7 @@ export class Gateway {
           : {
               ttlSeconds: pagesTtl,
               ...(config.pages?.publicUrl !== undefined && { publicUrl: config.pages.publicUrl }),
+              ...(config.pages?.anonymousByAddress === true && { anonymousByAddress: true }),
               ...options.server?.questionPages,
             },
     });

@@ -23,8 +23,8 @@ export {
   TooManyInvalidAnswersError,
 } from './errors.js';
 export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flow-kit.js';
-export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore } from './flows/flow-types.js';
-export { MemoryFlowStore } from './flows/memory-store.js';
+export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore, KeptValue } from './flows/flow-types.js';
+export { MemoryFlowStore, type MemoryFlowStoreOptions } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
 export {
   type InputRequired,

@@ -30,6 +30,11 @@ export interface PageCallFacts {
   readonly anonymousScope?: string | undefined;
   /** The call's client, when a host profile knows it. */
   readonly host?: CallHost | undefined;
+  /**
+   * `false` for an anonymous 2026-07-28 call whose client carries no resume token back: a call
+   * parked now could not be told from another caller's. Default true (a user, stdio, a 2025 session).
+   */
+  readonly resumable?: boolean;
 }
 
 /** The facts the ladder decides a form question's route with. */
@@ -44,6 +49,7 @@ export function routeFacts(facts: PageCallFacts, can: (mode: 'form' | 'url') => 
     user: facts.user,
     anonymousScope: facts.anonymousScope,
     host: facts.host,
+    resumable: facts.resumable ?? true,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
+import { PARLEY_RESUME_META } from '@parley/core';
 import type { App } from '../app.js';
 import { askForMissing, bindArguments, notGiven } from '../ask/ask-missing.js';
 import type { CallSpec } from '../eras/era.js';
@@ -189,7 +190,10 @@ class ToolCall implements FoundCall {
 
 /** The links of a parked call, for hosts that show them as they show a URL question. */
 function pagesMeta(outcome: ParkedOutcome): Record<string, unknown> {
-  return { [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })) };
+  return {
+    [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })),
+    ...(outcome.resume !== undefined && { [PARLEY_RESUME_META]: outcome.resume }),
+  };
 }
 
 /** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */
