@@ -18,6 +18,13 @@ import { describe, expect, it } from 'vitest';
 
 const ERAS = ['handshake', 'modern'] as const;
 
+/**
+ * For the hosts here that cannot be asked in-band: a real one carries no resume token back, so an
+ * anonymous 2026-07-28 call of theirs parks by its address only where the author opts in (testClient's
+ * in-process endpoint gives every caller one address: one host at a time here).
+ */
+const PAGES_BY_ADDRESS = { questionPages: { anonymousByAddress: true } } as const;
+
 /** A server with one tool that asks `question` and returns what ctx.elicit gave, as JSON. */
 function asking(question: QuestionInput, options: Partial<ServerOptions> = {}) {
   const server = createServer({ name: 'desk', version: '1.0.0', ...options });
@@ -138,7 +145,7 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
     const options = Object.fromEntries(
       ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((key) => [key, key.toUpperCase()]),
     );
-    const client = await testClient(asking(ask.many(options)), {
+    const client = await testClient(asking(ask.many(options), PAGES_BY_ADDRESS), {
       host: 'codex-mcp-client',
       era,
       answers: { q: { value: ['c'] } },
@@ -257,7 +264,7 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
 
   it('mcp-use, fast-agent, Claude Code before 2.1.108: a page goes by link, not by a URL mode they cannot be trusted with', async () => {
     for (const host of ['mcp-use', 'fast-agent-mcp', 'claude-code-before-2.1.108']) {
-      const client = await testClient(asking(ask.secret({ title: 'API key' })), {
+      const client = await testClient(asking(ask.secret({ title: 'API key' }), PAGES_BY_ADDRESS), {
         host,
         era,
         answers: { q: { value: 'sk-test-1234567890' } },
@@ -314,7 +321,7 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
       forms: { value: 'distrusted', sources: ['FA1'], seenOn: 'auto-cancel mode' },
     };
     const client = await testClient(
-      asking(ask.text({ title: 'Name' }), { hosts: { profiles: [distrusted] } }),
+      asking(ask.text({ title: 'Name' }), { ...PAGES_BY_ADDRESS, hosts: { profiles: [distrusted] } }),
       {
         host: 'fast-agent-mcp',
         era,

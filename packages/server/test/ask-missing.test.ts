@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { connectHandshake, textOf } from './wire/handshake-client.js';
 import { type InProcess, serveInProcess } from './wire/in-process.js';
-import { CAPABILITIES, callTool, type ModernReply } from './wire/modern-envelope.js';
+import { CAPABILITIES, callTool, type ModernReply, resumeTokenOf, resuming } from './wire/modern-envelope.js';
 import { PagePerson, pageLinkIn } from './wire/page-person.js';
 
 // askMissing and ctx.elicitMissing end to end, over real loopback HTTP, on both eras: arguments the
@@ -278,8 +278,12 @@ describe('2026-07-28, a client that shows forms', () => {
 describe('2026-07-28, a client that cannot show a form', () => {
   it('asks on a page of the server through a link, and the same call goes on', async () => {
     const args = { boxes: 2 };
-    const none = { capabilities: CAPABILITIES.none };
-    const parked = textOfReply(await callTool(served.wire, 'book_return', args, {}, none));
+    // It carries the parked call's resume token back, as Parley's client does.
+    const resumes = { capabilities: CAPABILITIES.resumes };
+    const first = await callTool(served.wire, 'book_return', args, {}, resumes);
+    const parked = textOfReply(first);
+    const token = resumeTokenOf(first.message.result as Record<string, unknown>);
+    expect(token).toBeDefined();
     const link = pageLinkIn(parked);
     const answered = await person.answer(link, {
       action: 'accept',
@@ -290,8 +294,14 @@ describe('2026-07-28, a client that cannot show a form', () => {
       'Book a return needs reason for the return and pickup date. Fill in what is missing.',
     );
     expect(answered.island.requestedSchema.properties.boxes).toMatchObject({ default: 2 });
-    const done = await callTool(served.wire, 'book_return', args, {}, none);
+    const done = await callTool(served.wire, 'book_return', args, resuming(token), resumes);
     expect(textOfReply(done)).toBe(`Booked: No longer needed, 1 box(es) on ${tomorrow}.`);
+  });
+
+  it('gets the usual error, naming the fields, when it carries no resume token back (anonymous)', async () => {
+    const none = { capabilities: CAPABILITIES.none };
+    const refused = textOfReply(await callTool(served.wire, 'book_return', { boxes: 2 }, {}, none));
+    expect(refused).toBe('Invalid arguments for tool book_return: reason: missing; pickup_date: missing');
   });
 
   it('asks a URL-only client on the page through URL mode', async () => {
