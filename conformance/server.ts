@@ -32,6 +32,8 @@ export function conformanceServer() {
           username: ask.text({ description: 'Your username' }),
           email: ask.text({ description: 'Your email' }),
         }),
+        // The suite chooses the message ("Please provide your information"), not this server.
+        { allowVagueMessage: true },
       );
       const content = answer.action === 'accept' ? JSON.stringify(answer.value) : '{}';
       return `User response: <action: ${answer.action}, content: ${content}>`;

@@ -2,6 +2,7 @@
 // `exports` from source and writes one markdown page per subpath to docs/api, named as users import
 // it (`docs/api/@parley/core/form.md`); VitePress serves it under /api/.
 
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Application, type TypeDocOptions } from 'typedoc';
@@ -19,6 +20,20 @@ export const apiPage = (entry: EntryPoint) => `/api/${entry.specifier}`;
 function documentingOrder(entries: readonly EntryPoint[]): EntryPoint[] {
   const depth = (entry: EntryPoint) => (entry.subpath === '.' ? 1 : 0);
   return [...entries].sort((a, b) => a.packageName.localeCompare(b.packageName) || depth(a) - depth(b));
+}
+
+/**
+ * Whether the repository has an `origin` remote, where TypeDoc links each declaration's source
+ * (a git host it knows). A clone without one (a fork's fresh `git init`, an unpacked archive) gets
+ * no source links rather than TypeDoc's warning, twice, that they would be broken.
+ */
+function hasOrigin(root: string): boolean {
+  try {
+    execFileSync('git', ['-C', root, 'remote', 'get-url', 'origin'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Writes the API reference of every package to docs/api (replacing what was there). */
@@ -45,6 +60,8 @@ export async function writeApiReference(root: string): Promise<void> {
     excludeInternal: true,
     skipErrorChecking: true,
     logLevel: 'Warn',
+    // TypeDoc reads "HEAD" as "no revision to link to": "Defined in" stays, as text, with no link.
+    ...(!hasOrigin(root) && { gitRevision: 'HEAD' }),
   };
   const app = await Application.bootstrapWithPlugins(options);
   const project = await app.convert();

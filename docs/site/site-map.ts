@@ -29,6 +29,7 @@ const FIXED_PAGES: readonly SitePage[] = [
   { source: 'docs/guide/README.md', page: 'guide/index.md' },
   { source: 'docs/gateway.md', page: 'gateway.md' },
   { source: 'docs/security.md', page: 'security.md' },
+  { source: 'docs/hosts.md', page: 'hosts.md' },
   { source: 'docs/performance.md', page: 'performance/index.md' },
   { source: 'bench/README.md', page: 'performance/benchmarks.md' },
   { source: 'docs/reliability.md', page: 'reliability/index.md' },

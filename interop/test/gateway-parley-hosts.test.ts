@@ -16,7 +16,6 @@ import {
   callTool,
   dialog,
   resultOf,
-  reviewAndAccept,
   waitForNoQuestion,
 } from '../../packages/lab/test/helpers/lab-page.js';
 import { type Running, startLabProcess } from '../../packages/lab/test/helpers/processes.js';
@@ -186,8 +185,8 @@ describe('the lab in Chromium', () => {
       const box = dialog(page);
       await box.locator('.parley-message', { hasText: 'FastMCP shop asks: Go ahead?' }).waitFor();
       await screenshotOf(box, 'gateway-fastmcp-form-modern');
-      await box.getByLabel('Value').check();
-      await reviewAndAccept(page);
+      // A yes/no, answered in one click.
+      await box.getByRole('button', { name: 'Yes', exact: true }).click();
       await waitForNoQuestion(page);
       expect(await resultText(page, 'fastmcp_confirm')).toBe('true');
 
@@ -217,7 +216,8 @@ describe('the lab in Chromium', () => {
       await callTool(page, 'parley_confirm');
       const box = dialog(page);
       await box.locator('.parley-message', { hasText: 'parley-peer asks: Go ahead?' }).waitFor();
-      await box.getByRole('button', { name: 'Cancel' }).click();
+      // A yes/no's way to leave it unanswered (cancel) is Dismiss.
+      await box.getByRole('button', { name: 'Dismiss' }).click();
       await waitForNoQuestion(page);
       expect(await resultText(page, 'parley_confirm')).toBe('cancel');
 

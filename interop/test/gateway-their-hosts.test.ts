@@ -142,9 +142,17 @@ async function answerOnPage(url: string, question: GatewayQuestion, action: Acti
   try {
     const page = await context.newPage();
     await page.goto(url);
-    await page.locator('form.parley-elicitation').waitFor();
+    await page.locator('.parley-elicitation').waitFor();
     const shown = (await page.locator('.parley-message').textContent()) ?? '';
-    if (action === 'accept') {
+    const yesNo = page.locator('.parley-yes-no');
+    if ((await yesNo.count()) > 0) {
+      // A yes/no (one boolean field) is answered in one click: Yes, No, or Dismiss (cancel).
+      const [value] = Object.values(question.content ?? {});
+      const button =
+        action === 'accept' ? (value === true ? 'Yes' : 'No') : action === 'cancel' ? 'Dismiss' : undefined;
+      if (button === undefined) throw new Error(`A yes/no page has no way to ${action}: answer it with No.`);
+      await yesNo.getByRole('button', { name: button, exact: true }).click();
+    } else if (action === 'accept') {
       for (const [name, value] of Object.entries(question.content ?? {})) {
         const field = page.locator('form.parley-elicitation').getByLabel(new RegExp(`^${name}$`, 'i'));
         if (typeof value === 'boolean') await field.setChecked(value);

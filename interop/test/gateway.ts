@@ -40,7 +40,10 @@ export interface RunningGateway {
  * Runs `parley gateway --config <file> --audit` with this configuration (written to a temporary
  * file) and resolves once it listens and every upstream has connected.
  */
-export async function startGateway(config: { upstreams: Record<string, unknown> }): Promise<RunningGateway> {
+export async function startGateway(config: {
+  upstreams: Record<string, unknown>;
+  pages?: Record<string, unknown>;
+}): Promise<RunningGateway> {
   const file = join(mkdtempSync(join(tmpdir(), 'interop-gateway-')), 'gateway.json');
   writeFileSync(file, JSON.stringify(config, null, 2));
   return startGatewayProcess(['--config', file], Object.keys(config.upstreams));
@@ -126,6 +129,9 @@ export async function startThirdPartyGateway(): Promise<{ gateway: RunningGatewa
         tsv2: { url: tsv2.url, era: '2026-07-28', title: 'Courier desk' },
         parley: { url: parley.url },
       },
+      // The Inspector's CLI carries nothing back between runs (no resume token), and this gateway
+      // serves one person on loopback: its calls may be found again by address.
+      pages: { anonymousByAddress: true },
     });
     return {
       gateway,

@@ -46,7 +46,7 @@ export async function startBrightgridWithId(
       const url = lines.map((l) => /^Brightgrid: (\S+)$/.exec(l)?.[1]).find(Boolean);
       const issuer = lines.map((l) => /^Brightgrid ID \(sign-in\): (\S+)$/.exec(l)?.[1]).find(Boolean);
       const agent = lines
-        .map((l) => /^Agent sign-in .*PARLEY_CLIENT_SECRET=(\S+) .* --client-id (\S+)$/.exec(l))
+        .map((l) => /^Agent sign-in .*PARLEY_CLIENT_SECRET=(\S+) .* --client-id (\S+) --issuer \S+$/.exec(l))
         .find(Boolean);
       if (url && issuer && agent) {
         clearTimeout(timer);

@@ -63,11 +63,19 @@ export class ServerProcess implements StatsSource {
       env: { ...process.env, ...options.env },
     });
     const lines = createInterface({ input: child.stdout! });
-    const failed = once(child, 'exit').then(([code]) => {
-      throw new Error(`The ${kind} server exited (code ${code}) before it printed its URL.`);
+    const stderr: string[] = [];
+    const early = createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (stderr.length < LOG_LINES_KEPT) stderr.push(line);
+    });
+    const failed = once(child, 'exit').then(([code, signal]) => {
+      const said = stderr.length > 0 ? `; it wrote: ${stderr.join(' | ')}` : '';
+      throw new Error(
+        `The ${kind} server exited (code ${code}, signal ${signal}) before it printed its URL${said}.`,
+      );
     });
     const [line] = (await Promise.race([once(lines, 'line'), failed])) as [string];
     lines.close();
+    early.close();
     const { url, variants = {} } = JSON.parse(line) as { url: string; variants?: Record<string, string> };
     return new ServerProcess(kind, url, variants, child);
   }

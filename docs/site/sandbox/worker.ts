@@ -1,6 +1,7 @@
-// The exercise sandbox: a dedicated worker (no DOM, no access to the page that started it) that runs
-// one exercise's code with @parley/core and its subpaths to import, posts the outcome, and is then
-// terminated by the page.
+// The exercise sandbox's runtime: a dedicated worker (no DOM), started by the sandbox frame (of no
+// origin, with no network: see frame.ts), that runs one exercise's code with @parley/core and its
+// subpaths to import, posts the outcome, and is then ended with the frame. It is bundled into one
+// script (runtime-plugin.ts), since the frame can load nothing from the site.
 
 import * as core from '@parley/core';
 import * as capabilities from '@parley/core/capabilities';

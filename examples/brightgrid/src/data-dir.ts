@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,4 +22,15 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
     throw new Error(`${dir} belongs to another user; set BRIGHTGRID_DATA to a folder of yours.`);
   }
   return dir;
+}
+
+/** The files of Brightgrid's database in a data folder (SQLite keeps two beside it in WAL mode). */
+const DATABASE_FILES = ['brightgrid.sqlite', 'brightgrid.sqlite-wal', 'brightgrid.sqlite-shm'];
+
+/**
+ * Forgets everything booked in `dir` (`npm start -- --fresh`): the database goes, and the next open
+ * seeds the demo data again (alice's orders 1001 and 1002 open, no returns, no flights).
+ */
+export function clearDemoData(dir: string): void {
+  for (const file of DATABASE_FILES) rmSync(join(dir, file), { force: true });
 }

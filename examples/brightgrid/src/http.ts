@@ -56,7 +56,20 @@ export interface BrightgridIdentity {
    * and acts for alice.
    */
   readonly agent: { readonly clientId: string; readonly clientSecret: string; readonly actsFor: string };
+  /**
+   * The demo's own Parley lab, registered with Brightgrid ID from the start (an app on this
+   * computer: PKCE, a loopback redirect on any port), so its pages do not call it unverified.
+   */
+  readonly lab: { readonly clientId: string };
 }
+
+/** The client id of the demo's own lab at Brightgrid ID. */
+export const DEMO_LAB_CLIENT = {
+  clientId: 'parley-lab-demo',
+  name: 'Parley lab (started by npm start)',
+  redirectUris: ['http://127.0.0.1/oauth/callback'],
+  applicationType: 'native',
+} as const;
 
 /** A running Brightgrid over HTTP. */
 export interface BrightgridHttp {
@@ -141,6 +154,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     ...(authSettings.accessTokenTtl !== undefined && { accessTokenTtl: authSettings.accessTokenTtl }),
     clients: [
       { ...storeClient, redirectUris: [`${origin}/signin/callback`], firstParty: true },
+      DEMO_LAB_CLIENT,
       { ...introspection, redirectUris: [], introspects: true },
     ],
     serviceClients: [agent, ...(authSettings.serviceClients ?? [])],
@@ -150,7 +164,14 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
     origin,
     tokens,
     store,
-    ...(authServer !== undefined && { identity: { issuer: authServer.issuer, introspection, agent } }),
+    ...(authServer !== undefined && {
+      identity: {
+        issuer: authServer.issuer,
+        introspection,
+        agent,
+        lab: { clientId: DEMO_LAB_CLIENT.clientId },
+      },
+    }),
     async close(options = {}) {
       await served.close({ ...options, elsewhere: fleet.sessionRouter !== undefined });
       await authServer?.close();
@@ -168,7 +189,7 @@ export function startupLines(brightgrid: BrightgridHttp): string[] {
     ...(brightgrid.identity
       ? [
           `Brightgrid ID (sign-in): ${brightgrid.identity.issuer}`,
-          `Agent sign-in (client credentials, acts for ${brightgrid.identity.agent.actsFor}): PARLEY_CLIENT_SECRET=${brightgrid.identity.agent.clientSecret} parley tools ${brightgrid.url} --client-id ${brightgrid.identity.agent.clientId}`,
+          `Agent sign-in (client credentials, acts for ${brightgrid.identity.agent.actsFor}): PARLEY_CLIENT_SECRET=${brightgrid.identity.agent.clientSecret} parley tools ${brightgrid.url} --client-id ${brightgrid.identity.agent.clientId} --issuer ${brightgrid.identity.issuer}`,
         ]
       : []),
     `Store sign-in: ${brightgrid.origin}/signin (${DEMO_USERS.map((u) => `${u.name} / ${u.password}`).join(', or ')})`,
@@ -212,7 +233,7 @@ async function main(): Promise<void> {
     keyed === undefined
       ? []
       : [
-          `Keyed agent sign-in (private-key JWT, acts for ${keyed.actsFor}): parley tools ${brightgrid.url} --client-id ${keyed.clientId} --client-key <its private key>`,
+          `Keyed agent sign-in (private-key JWT, acts for ${keyed.actsFor}): parley tools ${brightgrid.url} --client-id ${keyed.clientId} --client-key <its private key> --issuer ${brightgrid.identity!.issuer}`,
         ];
   process.stdout.write(`${[...startupLines(brightgrid), ...keyedLine].join('\n')}\n`);
 }

@@ -7,6 +7,7 @@ import {
   SignInError,
   type StoredAuth,
 } from '@parley/client/oauth';
+import { startRogueSignIn } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrightgridHttp, startBrightgridHttp } from '../src/http.js';
 import { freshDataDir } from './processes.js';
@@ -161,6 +162,7 @@ describe('credentials Brightgrid ID refuses', () => {
       grant: clientCredentials({
         clientId: brightgrid.identity!.agent.clientId,
         clientSecret: 'not-the-secret',
+        issuer: brightgrid.identity!.issuer,
       }),
       store,
     });
@@ -188,5 +190,32 @@ describe('credentials Brightgrid ID refuses', () => {
       /credentials given are for https:\/\/auth\.example\.com; nothing was sent/,
     );
     expect(requests.some((url) => url.endsWith('/token'))).toBe(false);
+  });
+
+  // Issue 41, finding 7: with no issuer, the secret went to whatever authorization server a server
+  // named. Now the first one it goes to is pinned, with a warning, and no other receives it.
+  it('credentials with no issuer go to the first authorization server only, with a warning', async () => {
+    const rogue = await startRogueSignIn();
+    try {
+      const warnings: string[] = [];
+      const session = oauthSession({
+        grant: clientCredentials({
+          clientId: brightgrid.identity!.agent.clientId,
+          clientSecret: brightgrid.identity!.agent.clientSecret,
+        }),
+        onWarning: (message) => warnings.push(message),
+      });
+      await session.signIn(brightgrid.url);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`sends sign-ins to ${brightgrid.identity!.issuer}`);
+      expect(warnings[0]).toContain(`--issuer ${brightgrid.identity!.issuer}`);
+
+      await expect(session.signIn(rogue.mcpUrl)).rejects.toThrow(
+        `sends sign-ins to ${rogue.issuer}, but the credentials given are for ${brightgrid.identity!.issuer}; nothing was sent`,
+      );
+      expect(rogue.tokenRequests).toEqual([]);
+    } finally {
+      await rogue.stop();
+    }
   });
 });

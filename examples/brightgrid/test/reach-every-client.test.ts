@@ -59,7 +59,7 @@ async function browserOf(user: 'alice' | 'bob'): Promise<BrowserContext> {
   return context;
 }
 
-/** Opens a question page in the person's browser; resolves once its form shows. */
+/** Opens a question page in the person's browser; resolves once its question shows (a form, or a yes/no). */
 async function openQuestion(user: 'alice' | 'bob', url: string): Promise<Page> {
   const page = await (await browserOf(user)).newPage();
   const violations: string[] = [];
@@ -68,7 +68,7 @@ async function openQuestion(user: 'alice' | 'bob', url: string): Promise<Page> {
       violations.push(message.text());
   });
   await page.goto(url);
-  await page.locator('form.parley-elicitation').waitFor();
+  await page.locator('.parley-elicitation').waitFor();
   expect(violations).toEqual([]);
   return page;
 }
@@ -390,8 +390,11 @@ describe('cancel_order: only the page confirms', () => {
     expect((await bob.goto(question.params.url!))?.status()).toBe(403);
 
     const page = await openQuestion('alice', question.params.url!);
-    await page.getByLabel('Yes, cancel this order').check();
-    await acceptOnPage(page);
+    // A yes/no, answered in one click; dismissing it is never called "Cancel" beside "Cancel this order?".
+    const buttons = page.getByRole('group', { name: 'Cancel this order?' }).getByRole('button');
+    expect(await buttons.allTextContents()).toEqual(['Yes', 'No', 'Dismiss']);
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText(/reached Brightgrid/).waitFor();
     const done = await modernCall('cancel_order', { order: 1002 }, capabilities, {
       requestState: forged.requestState!,
       inputResponses: { confirm_cancel: { action: 'accept' } },

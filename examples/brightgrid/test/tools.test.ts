@@ -74,8 +74,8 @@ describe.each(VARIANTS)('Brightgrid over $transport, $era era', ({ transport, er
 
     expect(asked).toHaveLength(1);
     const schema = asked[0]!.requestedSchema!;
-    expect(Object.keys(schema.properties)).toEqual(['reason', 'email', 'boxes', 'pickup_date', 'gift_wrap']);
-    expect(schema.required).toEqual(['reason', 'email', 'boxes', 'pickup_date']);
+    expect(Object.keys(schema.properties)).toEqual(['reason', 'boxes', 'pickup_date', 'email', 'gift_wrap']);
+    expect(schema.required).toEqual(['reason', 'boxes', 'pickup_date']);
     expect(schema.properties.reason).toMatchObject({ enum: ['Broken', 'Wrong item', 'No longer needed'] });
     expect(schema.properties.email).toMatchObject({ format: 'email', default: 'alice@brightgrid.example' });
     expect(schema.properties.boxes).toMatchObject({ type: 'integer', minimum: 1, maximum: 3 });
@@ -125,6 +125,23 @@ describe.each(VARIANTS)('Brightgrid over $transport, $era era', ({ transport, er
       new RegExp(`collects 1 box on ${pickup}; the label goes to alice@brightgrid\\.example\\.$`),
     );
     expect(asked).toEqual([]);
+  });
+
+  it('book_return asks only for what the call left out, with what it gave filled in', async () => {
+    const pickup = daysFromNow(2);
+    const { client, asked } = await open({
+      return: { reason: 'Broken', boxes: 3, pickup_date: pickup, email: 'alice@brightgrid.example' },
+    });
+    // Only the reason given (the lab's call form makes this easy): the rest is asked, the reason kept.
+    const result = await client.callTool('book_return', { reason: 'Wrong item' });
+    expect(text(result)).toMatch(
+      new RegExp(`booked \\(Broken\\): the courier collects 3 boxes on ${pickup}`),
+    );
+    expect(asked).toHaveLength(1);
+    const schema = asked[0]!.requestedSchema!;
+    expect(Object.keys(schema.properties)).toEqual(['boxes', 'pickup_date', 'reason', 'email', 'gift_wrap']);
+    expect(schema.properties.reason).toMatchObject({ default: 'Wrong item' });
+    expect(asked[0]!.message).toBe('Book a return: tell us why, and when the courier should pick it up.');
   });
 
   it('book_return books nothing when the person declines', async () => {

@@ -47,7 +47,7 @@ export const CONNECTION_FLAGS_HELP = `Options:
   --workload-token <file>  sign in as a workload with the JWT its platform wrote to
                          <file>, read at every sign-in (PARLEY_WORKLOAD_TOKEN_FILE)
   --issuer <url>         send those credentials only to this authorization server
-                         (PARLEY_ISSUER)
+                         (PARLEY_ISSUER); needed with a secret or a workload token
   -v, --verbose          print every round on stderr
   -h, --help             show this help`;
 

@@ -33,18 +33,20 @@ const SERVER_LOG_LINES = 20;
 
 /**
  * Connects to the target with the host the situation calls for (the terminal, an answers file, or
- * none without a terminal), runs the command, and turns every failure into a message and an exit code.
+ * none without a terminal; or the command's own `host`), runs the command, and turns every failure
+ * into a message and an exit code.
  */
 export async function withSession(
   target: string,
   settings: ConnectionSettings,
   io: CliIO,
   action: (session: Session) => Promise<number>,
+  host?: () => Promise<ElicitationUI>,
 ): Promise<number> {
   const say = (line: string) => sayOn(io.stderr, line);
   let ui: ElicitationUI;
   try {
-    ui = withRoots(await chooseUI(settings, io), rootsFor(settings.roots, process.cwd()));
+    ui = withRoots(await (host ?? (() => chooseUI(settings, io)))(), rootsFor(settings.roots, process.cwd()));
   } catch (error) {
     say(`parley: ${(error as Error).message}`);
     return EXIT.usage;
@@ -72,7 +74,7 @@ export async function withSession(
     signIn = !http
       ? undefined
       : settings.service !== undefined
-        ? await serviceSignIn(settings.service, io.env)
+        ? await serviceSignIn(settings.service, io.env, say)
         : browserSignIn({ env: io.env, open: settings.openBrowser, say });
   } catch (error) {
     say(`parley: ${(error as Error).message}`);

@@ -31,7 +31,7 @@ describe('parley, the command table', () => {
     const run = await runParley(['cal']);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'parley: unknown command "cal"; the commands are tools, call, prompt, read, lab, gateway, logout (see parley help)\n',
+      'parley: unknown command "cal"; the commands are tools, call, hosts, prompt, read, lab, gateway, logout (see parley help)\n',
     );
   });
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmod, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrightgridWithId, startBrightgridWithId } from '@parley/testing';
+import { type BrightgridWithId, startBrightgridWithId, startRogueSignIn } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runParley } from './run-parley.js';
 
@@ -95,6 +95,8 @@ describe('parley signs in as a service, with no browser', () => {
         'brightgrid-keyed-agent',
         '--client-key',
         keyFile,
+        '--issuer',
+        brightgrid.issuer,
       ],
       envFor(config),
     );
@@ -128,6 +130,7 @@ describe('parley signs in as a service, with no browser', () => {
       envFor(config, {
         PARLEY_CLIENT_ID: brightgrid.agent.clientId,
         PARLEY_CLIENT_SECRET: 'wrong-secret-value',
+        PARLEY_ISSUER: brightgrid.issuer,
       }),
     );
     expect(run.code).toBe(4);
@@ -135,5 +138,57 @@ describe('parley signs in as a service, with no browser', () => {
     expect(run.stderr).not.toContain('wrong-secret-value');
     expect(run.stdout).toBe('');
     await expect(stat(join(config, 'parley', 'service-tokens.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  // Issue 41, finding 7: without --issuer, the secret (Basic) and the workload JWT went to whatever
+  // authorization server the MCP server named.
+  it('sends a secret or a workload token to no authorization server unless --issuer pins one', async () => {
+    const rogue = await startRogueSignIn();
+    try {
+      const config = await mkdtemp(join(dir, 'config-'));
+      const tokenFile = join(dir, 'workload.jwt');
+      await writeFile(tokenFile, 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2ln', { mode: 0o600 });
+      const secret = await runParley(
+        ['tools', rogue.mcpUrl],
+        envFor(config, { PARLEY_CLIENT_ID: 'brightgrid-agent', PARLEY_CLIENT_SECRET: 'the-agent-secret' }),
+      );
+      expect(secret.code).toBe(2);
+      expect(secret.stderr).toBe(
+        "parley: --client-id sends the client's secret to the authorization server the MCP server names; pin the one " +
+          'it was issued by with --issuer <url> (or PARLEY_ISSUER), so that a server naming another never receives it\n',
+      );
+      const workload = await runParley(
+        ['tools', rogue.mcpUrl, '--workload-token', tokenFile],
+        envFor(config),
+      );
+      expect(workload.code).toBe(2);
+      expect(workload.stderr).toContain(
+        "--workload-token sends the workload's JWT to the authorization server",
+      );
+      // Pinned to the real one, the rogue server's naming of its own gets nothing either.
+      const pinned = await runParley(
+        ['tools', rogue.mcpUrl, '--issuer', brightgrid.issuer],
+        envFor(config, { PARLEY_CLIENT_ID: 'brightgrid-agent', PARLEY_CLIENT_SECRET: 'the-agent-secret' }),
+      );
+      expect(pinned.code).toBe(4);
+      expect(pinned.stderr).toContain('nothing was sent');
+      expect(rogue.tokenRequests).toEqual([]);
+    } finally {
+      await rogue.stop();
+    }
+  });
+
+  it('pins the first authorization server a private key’s assertion goes to, with a warning', async () => {
+    const config = await mkdtemp(join(dir, 'config-'));
+    const run = await runParley(
+      ['tools', brightgrid.url, '--client-id', 'brightgrid-keyed-agent', '--client-key', keyFile],
+      envFor(config),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      `parley: warning: ${brightgrid.url} sends sign-ins to ${brightgrid.issuer}: the credentials go there and, from now ` +
+        `on, only there. Pin the authorization server they were issued by (issuer: '${brightgrid.issuer}', or parley ` +
+        `--issuer ${brightgrid.issuer}) so that a server naming another one never receives them.\n`,
+    );
   });
 });

@@ -10,11 +10,12 @@ const ui = (modes: ElicitationUI['modes'], extra: Partial<ElicitationUI> = {}): 
 });
 
 describe('capabilitiesFor', () => {
-  it('declares exactly the modes the host shows', () => {
+  it('declares exactly the modes the host shows, and that it carries resume tokens when it opens no URL', () => {
+    const resume = { extensions: { 'dev.parley/resume': {} } };
     expect(capabilitiesFor(ui({ form: true, url: true }))).toEqual({ elicitation: { form: {}, url: {} } });
-    expect(capabilitiesFor(ui({ form: true, url: false }))).toEqual({ elicitation: { form: {} } });
+    expect(capabilitiesFor(ui({ form: true, url: false }))).toEqual({ elicitation: { form: {} }, ...resume });
     expect(capabilitiesFor(ui({ form: false, url: true }))).toEqual({ elicitation: { url: {} } });
-    expect(capabilitiesFor(ui({ form: false, url: false }))).toEqual({});
+    expect(capabilitiesFor(ui({ form: false, url: false }))).toEqual(resume);
   });
 
   it('declares sampling and roots only for hosts that implement them', () => {
@@ -25,6 +26,11 @@ describe('capabilitiesFor', () => {
         roots: async () => ({ roots: [] }),
       },
     );
-    expect(capabilitiesFor(full)).toEqual({ elicitation: { form: {} }, sampling: {}, roots: {} });
+    expect(capabilitiesFor(full)).toEqual({
+      elicitation: { form: {} },
+      sampling: {},
+      roots: {},
+      extensions: { 'dev.parley/resume': {} },
+    });
   });
 });

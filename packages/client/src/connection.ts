@@ -4,6 +4,7 @@ import { CallRegistry, type CallState } from './call-state.js';
 import type { CallEvent } from './events.js';
 import type { Settings } from './options.js';
 import { QuestionQueue } from './question-queue.js';
+import { ResumeTokens } from './resume-tokens.js';
 import type { ElicitationUI, Era, ServerIdentity } from './types.js';
 import { UrlFlows } from './url-flows.js';
 import { WireTimer } from './wire-timer.js';
@@ -24,6 +25,8 @@ export class Connection {
   readonly callScope = new AsyncLocalStorage<CallState>();
   /** The tools the host last listed, by name (their `x-mcp-header` parameters become headers). */
   readonly tools = new Map<string, Tool>();
+  /** Resume tokens of calls a server parked at a question page (modern era). */
+  readonly resumeTokens = new ResumeTokens();
   private readonly timers = new Set<WireTimer>();
   private identity: Identity | undefined;
 

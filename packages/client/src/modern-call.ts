@@ -23,10 +23,15 @@ export async function runModernCall(
 ): Promise<Record<string, unknown>> {
   let round = 1;
   let retry: { inputResponses?: Record<string, unknown>; requestState?: string } = {};
+  // A call the server parked at a question page goes on when it comes again with its token.
+  const sent = connection.resumeTokens.attach(call.method, params);
   while (true) {
     const startedAt = Date.now();
-    const result = await sendLeg(connection, call, round, { ...params, ...retry });
-    if (result.resultType !== 'input_required') return result;
+    const result = await sendLeg(connection, call, round, { ...sent, ...retry });
+    if (result.resultType !== 'input_required') {
+      connection.resumeTokens.remember(call.method, params, result);
+      return result;
+    }
 
     const requests = isRecord(result.inputRequests) ? result.inputRequests : {};
     const requestState = typeof result.requestState === 'string' ? result.requestState : undefined;

@@ -60,7 +60,10 @@ describe('a server that breaks the protocol', () => {
       _meta: {
         'io.modelcontextprotocol/protocolVersion': '2026-07-28',
         'io.modelcontextprotocol/clientInfo': { name: 'parley', version: '0.1.0' },
-        'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+        'io.modelcontextprotocol/clientCapabilities': {
+          elicitation: { form: {} },
+          extensions: { 'dev.parley/resume': {} },
+        },
       },
     });
   });

@@ -101,6 +101,7 @@ export class Gateway {
           : {
               ttlSeconds: pagesTtl,
               ...(config.pages?.publicUrl !== undefined && { publicUrl: config.pages.publicUrl }),
+              ...(config.pages?.anonymousByAddress === true && { anonymousByAddress: true }),
               ...options.server?.questionPages,
             },
     });

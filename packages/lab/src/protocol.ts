@@ -105,6 +105,11 @@ export type QuestionView =
       readonly callId?: string;
       readonly request: { readonly message: string; readonly url: string };
       readonly context: QuestionContext;
+      /**
+       * The person chose "I've finished" on this same page just before, and the server asks again:
+       * the page was not answered (or finished) yet.
+       */
+      readonly notFinished?: boolean;
     }
   | {
       readonly id: string;

@@ -110,6 +110,49 @@ describe('a tool input form', () => {
     const raw = JSON.parse((await card.locator('details.raw pre').textContent())!);
     expect(raw.content[0]).toEqual({ type: 'text', text: expect.stringContaining('echo:') });
   });
+
+  it('marks required arguments, and keeps what was typed when it is opened again', async () => {
+    const form = page.locator('#call-panel form');
+    expect(await form.locator('label', { hasText: /^text/ }).textContent()).toBe('text (required)');
+    expect(await form.locator('label', { hasText: /^mood/ }).textContent()).toBe('mood (optional)');
+    await form.getByLabel('text').fill('kept');
+    // Another tool's form, then this one again: what the person typed is still there.
+    await page.getByRole('button', { name: 'Call picture', exact: true }).click();
+    await form.getByRole('heading', { name: 'Call tool picture' }).waitFor();
+    await page.getByRole('button', { name: 'Call echo', exact: true }).click();
+    await form.getByRole('heading', { name: 'Call tool echo' }).waitFor();
+    expect(await form.getByLabel('text').inputValue()).toBe('kept');
+    expect(await form.getByLabel('count').inputValue()).toBe('2');
+    expect(await form.getByLabel('tags').inputValue()).toBe('["a","b"]');
+  });
+
+  it('leaves out an optional yes/no the person did not touch (a checkbox cannot say "not given")', async () => {
+    // Typed arguments live in the page's memory only: a reload starts from empty forms.
+    await page.reload();
+    await page.getByRole('heading', { name: /^Tools/ }).waitFor();
+    const form = page.locator('#call-panel form');
+    const call = async (fill: () => Promise<void>) => {
+      await page.getByRole('button', { name: 'Call echo', exact: true }).click();
+      await form.getByRole('heading', { name: 'Call tool echo' }).waitFor();
+      await fill();
+      const before = await page.locator('li.call').count();
+      await form.getByRole('button', { name: 'Call tool' }).click();
+      await page.locator('li.call').nth(before).waitFor();
+      return resultOf(page, 'echo');
+    };
+    expect(
+      await call(async () => {
+        await form.getByLabel('text').fill('quiet');
+        await form.getByLabel('count').fill('1');
+      }),
+    ).toContain('echo: {"text":"quiet","count":1}');
+    // Touched, then unchecked: false is the person's answer.
+    const touched = await call(async () => {
+      await form.getByLabel('loud').check();
+      await form.getByLabel('loud').uncheck();
+    });
+    expect(touched).toContain('echo: {"text":"quiet","count":1,"loud":false}');
+  });
 });
 
 describe('results', () => {

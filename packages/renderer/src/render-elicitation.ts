@@ -13,6 +13,7 @@ import { timeZoneLabel } from './date-time.js';
 import { el, idPrefix } from './dom.js';
 import { hiddenValueText } from './field-text.js';
 import { createFieldView, type FieldView } from './field-view.js';
+import { isYesNo, renderYesNo } from './yes-no.js';
 
 /** A form-mode `elicitation/create`: the server's message and the fields it asks for. */
 export interface ElicitationRequest {
@@ -49,6 +50,12 @@ export interface RenderOptions {
    * `false`, so a stray key does not end the question.
    */
   readonly escapeCancels?: boolean;
+  /**
+   * A form whose one field is a yes/no (a confirmation) is answered in one click: **Yes**, **No**
+   * (both accept, with `true` or `false`) and **Dismiss** (`cancel`), with no review step. Default
+   * `true`; `false` draws it as any other form (a checkbox, then review).
+   */
+  readonly yesNo?: boolean;
 }
 
 /** A rendered question. */
@@ -96,7 +103,8 @@ function button(label: string, kind: string, type: 'submit' | 'button' = 'button
  * its description and defaults, validation as the person types and on submit (the same rules as
  * `parseContent` in `@parley/core/form`), then a review step. Buttons: **Review answers**, then
  * **Accept** / **Edit answers**; **Decline** and **Cancel** throughout; Escape is Cancel (unless
- * `escapeCancels` is `false`).
+ * `escapeCancels` is `false`). A yes/no (one boolean field) is answered in one click instead:
+ * **Yes**, **No**, **Dismiss** (see `yesNo`).
  *
  * @example
  * import { renderElicitation } from '@parley/renderer';
@@ -120,6 +128,8 @@ export function renderElicitation(
   const fields = problems.length > 0 ? [] : listFields(schema);
   const timeZone = fields.some((field) => field.kind === 'date-time') ? timeZoneLabel() : '';
   const secrets = new Set(options.secretFields ?? []);
+  if (options.yesNo !== false && problems.length === 0 && isYesNo(fields, [...secrets]))
+    return renderYesNo(element, request, fields[0]!, options, prefix);
   const views = fields.map((field, index) =>
     createFieldView(field, `${prefix}f${index}`, { timeZone, secret: secrets.has(field.name) }),
   );

@@ -448,6 +448,70 @@ describe('renderElicitation', () => {
     });
   });
 
+  describe('a yes/no (one boolean field)', () => {
+    const CONFIRM = {
+      message: 'Cancel order #1001 (kettle, €49)? This cannot be undone.',
+      requestedSchema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Cancel this order?' } },
+        required: ['confirm'],
+      },
+    };
+    const ask = (yesNo?: boolean) =>
+      page.evaluate(
+        ({ request, name, yesNo }) => {
+          const win = window as unknown as Record<string, unknown> & { answers: unknown[] };
+          win.answers = [];
+          const api = win[name] as { renderElicitation: (...args: unknown[]) => { focus(): void } };
+          document.getElementById('host')!.replaceChildren();
+          api
+            .renderElicitation(document.getElementById('host'), request, {
+              ...(yesNo !== undefined && { yesNo }),
+              onAnswer: (answer: unknown) => win.answers.push(answer),
+            })
+            .focus();
+        },
+        { request: CONFIRM, name: BUNDLE_GLOBAL, yesNo },
+      );
+
+    it('is answered in one click: Yes, No, or Dismiss, never a checkbox and a review', async () => {
+      await ask();
+      const buttons = page.getByRole('group', { name: 'Cancel this order?' }).getByRole('button');
+      expect(await buttons.allTextContents()).toEqual(['Yes', 'No', 'Dismiss']);
+      expect(await page.getByRole('checkbox').count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Yes');
+      expect(describeViolations(await runAxe(page, page.locator('#host')))).toBe('');
+      await page.getByRole('button', { name: 'Yes' }).click();
+      // Answered once: every button is disabled.
+      expect(await page.getByRole('button', { name: 'No' }).isDisabled()).toBe(true);
+      await ask();
+      await page.getByRole('button', { name: 'No' }).click();
+      await ask();
+      await page.keyboard.press('Escape');
+      await ask();
+      await page.getByRole('button', { name: 'Dismiss' }).click();
+      expect(await answers()).toEqual([{ action: 'cancel' }]);
+    });
+
+    it('sends Yes as true and No as false', async () => {
+      await ask();
+      await page.getByRole('button', { name: 'Yes' }).click();
+      expect(await answers()).toEqual([{ action: 'accept', content: { confirm: true } }]);
+      await ask();
+      await page.getByRole('button', { name: 'No' }).click();
+      expect(await answers()).toEqual([{ action: 'accept', content: { confirm: false } }]);
+      await ask();
+      await page.keyboard.press('Escape');
+      expect(await answers()).toEqual([{ action: 'cancel' }]);
+    });
+
+    it('is drawn as any other form with yesNo: false', async () => {
+      await ask(false);
+      expect(await page.getByRole('checkbox', { name: 'Cancel this order?' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Review answers' }).count()).toBe(1);
+    });
+  });
+
   it('looks right with its stylesheet', async () => {
     await page.addStyleTag({ path: new URL('../assets/renderer.css', import.meta.url).pathname });
     await render(

@@ -1,5 +1,7 @@
 import type { AuthInfo, CacheHint } from '@modelcontextprotocol/server';
+import type { HostTableOptions } from '@parley/core/hosts';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
+import { HostDirectory } from './ask/call-host.js';
 import { PendingQuestions } from './context/pending-questions.js';
 import { WaitingReminders } from './context/waiting-progress.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
@@ -64,11 +66,22 @@ export interface ServerOptions {
    * How often a 2025-era call whose request carries a `progressToken` is sent
    * `notifications/progress` ("Waiting for your answer") while a question of it waits for the
    * person, so a client that resets its request timeout on progress (the TypeScript SDK's
-   * `resetTimeoutOnProgress`) keeps the call however long the person takes. Default 20000 (three
-   * reminders within a 60 s client timeout); 0 sends none. A request without a `progressToken`
+   * `resetTimeoutOnProgress`) keeps the call however long the person takes. The first reminder
+   * comes within a quarter of the period after the question. Default 20000 (the first within 5 s,
+   * three within a 60 s client timeout); 0 sends none. A request without a `progressToken`
    * gets none: the protocol allows progress only for a token the client gave (see the README).
    */
   readonly waitingProgressMs?: number;
+  /**
+   * Host profiles (`@parley/core/hosts`): what each known MCP host (by its `clientInfo`) shows of a
+   * form, so a question is lowered for it before it is sent (numbers as text for Codex, a
+   * multi-select as yes/no fields, ...), its answer read back into your types, defaults filled only
+   * where the host did not show them, and a question it cannot be shown sent to a page. Default: the
+   * built-in profiles. `{ profiles }` adds your own (one with a built-in's `id` replaces it);
+   * `{ builtIn: false }` drops the built-in ones; `false` treats every client as an unknown host
+   * (every form sent as written). See the README, "Host profiles".
+   */
+  readonly hosts?: HostTableOptions | false;
   /** Who the verified user is, from a request's auth info. Default: `extra.sub`, else `clientId`. */
   readonly principal?: (authInfo: AuthInfo) => string | undefined;
   readonly log?: Logger;
@@ -152,6 +165,8 @@ export class App {
   readonly maxRounds: number;
   readonly maxTries: number;
   readonly questionTimeoutMs: number;
+  /** The host profiles clients are matched against. */
+  readonly hosts: HostDirectory;
   /** Reminds clients of 2025-era calls whose questions wait (`waitingProgressMs`); `undefined` when off. */
   readonly waitingReminders: WaitingReminders | undefined;
   readonly log: Logger;
@@ -197,6 +212,7 @@ export class App {
     this.maxRounds = positive(options.maxRounds, 20, 'maxRounds');
     this.maxTries = positive(options.maxTries, 3, 'maxTries');
     this.questionTimeoutMs = positive(options.questionTimeoutMs, 600_000, 'questionTimeoutMs');
+    this.hosts = new HostDirectory(options.hosts);
     const remindEvery = options.waitingProgressMs ?? 20_000;
     this.waitingReminders = remindEvery === 0 ? undefined : new WaitingReminders(remindEvery);
     this.log = options.log ?? stderrLogger;

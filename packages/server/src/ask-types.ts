@@ -49,12 +49,16 @@ export interface FormInput<Q extends QuestionInput> {
    * });
    */
   readonly mentionsSecret?: boolean;
+  /** The message is short on purpose (see `ElicitOptions.allowVagueMessage`). */
+  readonly allowVagueMessage?: boolean;
 }
 /** A URL-mode question in a `ctx.elicitAll` batch, built with `input.url(message, url)`. */
 export interface UrlInput {
   readonly kind: 'url';
   readonly message: string;
   readonly url: string;
+  /** The message is short on purpose (see `ElicitOptions.allowVagueMessage`). */
+  readonly allowVagueMessage?: boolean;
   /** The 2025-11-25 `elicitationId` to send (see `ElicitOptions.elicitationId`). */
   readonly elicitationId?: string;
 }
@@ -80,3 +84,38 @@ export type BatchResult<I> = I extends readonly [string, infer Q extends Questio
         : I extends RootsInput
           ? Root[]
           : never;
+
+/**
+ * How Parley asks the person for a tool's arguments the caller left out or got wrong
+ * (`askMissing` in a tool's config, or `ctx.elicitMissing(args, options)`): one form with the
+ * arguments the input schema requires, and those named in `fields`, that are absent or invalid.
+ *
+ * @typeParam A the tool's arguments.
+ * @typeParam F the optional arguments asked as if required (the handler gets them filled in).
+ */
+export interface AskMissingOptions<A = Record<string, unknown>, F extends keyof A = never> {
+  /**
+   * Optional arguments to ask for when the caller left them out, as if the schema required them
+   * (keep them optional in the schema so a caller that cannot be asked may still call). The
+   * arguments the schema requires are always asked when absent or invalid.
+   */
+  readonly fields?: readonly F[];
+  /** Optional arguments offered in the same form, which the person may leave empty; never asked alone. */
+  readonly optional?: readonly (keyof A & string)[];
+  /**
+   * The asked-for arguments the caller did give: `default` (the default) puts them in the form,
+   * filled in, for the person to change; `skip` leaves them out of it.
+   */
+  readonly given?: 'default' | 'skip';
+  /** Values to suggest for arguments that are asked (shown filled in), e.g. from the signed-in user. */
+  readonly defaults?: { readonly [K in keyof A]?: A[K] };
+  /** What the person reads above the form. Default: the tool and the arguments it needs. */
+  readonly message?: string;
+  /** The question's key (as `ctx.elicit`'s). Default `missing_arguments`. */
+  readonly key?: string;
+}
+
+/** The arguments with the fields `F` filled in (no longer optional). */
+export type WithFields<A, F extends keyof A> = [F] extends [never]
+  ? A
+  : Omit<A, F> & { [K in F]-?: Exclude<A[K], undefined> };

@@ -5,7 +5,7 @@ import type { Middleware } from './middleware.js';
 import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';
-import type { ToolConfig, ToolHandler } from './registry/tools.js';
+import type { ArgNames, ToolConfig, ToolHandler } from './registry/tools.js';
 import { createEndpoint, type Endpoint, type EndpointOptions } from './serve/http-endpoint.js';
 import { type Listening, type ListenOptions, listen } from './serve/listen.js';
 import { startPageListener } from './serve/page-listener.js';
@@ -63,10 +63,10 @@ export class ParleyServer {
    *   return name.action === 'accept' ? `Hello, ${name.value}!` : 'Hello!';
    * });
    */
-  tool<I extends ArgsSchema | undefined = undefined>(
+  tool<I extends ArgsSchema | undefined = undefined, F extends ArgNames<I> = never>(
     name: string,
-    config: ToolConfig<I>,
-    handler: ToolHandler<I>,
+    config: ToolConfig<I, F>,
+    handler: ToolHandler<I, F>,
   ): this {
     this.#app.tools.add(name, config, handler);
     this.#app.changes.emit({ kind: 'tools' });

@@ -78,10 +78,16 @@ export class TooManyInvalidAnswersError extends CallEndingError {
 
 /** The call asked more rounds of questions than the server allows. */
 export class RoundLimitError extends CallEndingError {
-  constructor(limit: number) {
+  /**
+   * @param hint what the server's code did that made the call loop, when Parley can tell (a guard
+   *   whose `ctx.answers()` never matched the questions it asked).
+   */
+  constructor(limit: number, hint?: string) {
     super(
-      `This call needed more than ${limit} rounds of questions and was stopped. Ask several questions in one ` +
-        'round with ctx.elicitAll() or ask.form(), or raise `maxRounds` in createServer().',
+      hint === undefined
+        ? `This call needed more than ${limit} rounds of questions and was stopped. Ask several questions in one ` +
+            'round with ctx.elicitAll() or ask.form(), or raise `maxRounds` in createServer().'
+        : `This call needed more than ${limit} rounds of questions and was stopped: ${hint}.`,
     );
     this.name = 'RoundLimitError';
   }

@@ -3,6 +3,7 @@ export { type Answer, ask, type QuestionInput } from '@parley/core/form';
 export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions } from './app.js';
 export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
+export { VagueMessageError } from './ask/vague-message.js';
 export type * from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
@@ -22,8 +23,8 @@ export {
   TooManyInvalidAnswersError,
 } from './errors.js';
 export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flow-kit.js';
-export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore } from './flows/flow-types.js';
-export { MemoryFlowStore } from './flows/memory-store.js';
+export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore, KeptValue } from './flows/flow-types.js';
+export { MemoryFlowStore, type MemoryFlowStoreOptions } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
 export {
   type InputRequired,
@@ -49,7 +50,7 @@ export {
 export type { PromptConfig, PromptHandler } from './registry/prompts.js';
 export type { ResourceConfig, ResourceHandler, ResourceRequest } from './registry/resources.js';
 export type { ArgsSchema } from './registry/schema.js';
-export type { TaskSupport, ToolConfig, ToolHandler } from './registry/tools.js';
+export type { ArgNames, TaskSupport, ToolConfig, ToolHandler } from './registry/tools.js';
 export { type BinaryData, type BlockOptions, content, type ResourceBody } from './results/content.js';
 export { jsonSchema } from './results/json-schema.js';
 export {

@@ -10,7 +10,15 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Answer, QuestionInput } from '@parley/core/form';
-import type { BatchItem, BatchResult, ElicitOutcome, FlowTarget, UrlOutcome } from './ask-types.js';
+import type {
+  AskMissingOptions,
+  BatchItem,
+  BatchResult,
+  ElicitOutcome,
+  FlowTarget,
+  UrlOutcome,
+  WithFields,
+} from './ask-types.js';
 import type { InputMode } from './errors.js';
 import type { InputRequired, RoundAnswers } from './input-required.js';
 import type { Json } from './state/round-state.js';
@@ -41,6 +49,17 @@ export interface ElicitOptions {
    * });
    */
   readonly mentionsSecret?: boolean;
+  /**
+   * The message is short on purpose: Parley then sends it even though it says nothing about what is
+   * asked ("Input needed", "Please provide input"), which it otherwise refuses with a
+   * `VagueMessageError` (the person reads the message to know what is asked and why).
+   *
+   * @example
+   * await ctx.elicit('Details, please', ask.form({ city: ask.text({ title: 'City of departure' }) }), {
+   *   allowVagueMessage: true,
+   * });
+   */
+  readonly allowVagueMessage?: boolean;
   /**
    * Where the question may be asked. `auto` (the default) takes the ladder: in the client when it
    * shows forms, else on a page of this server (by URL mode, or by a link in the call's result).
@@ -116,6 +135,28 @@ export interface ParleyContext {
     question: Q,
     options?: ElicitOptions,
   ): Promise<ElicitOutcome<Answer<Q>>>;
+  /**
+   * The tool's arguments, complete: those its input schema requires, and the optional ones named in
+   * `fields`, that `args` lacks (or that fail the schema) are asked of the person in one form, with
+   * the `defaults` you suggest; the caller's own values are filled in for the person to change
+   * (`given: 'default'`) or left out of the form (`given: 'skip'`). Resolves with the arguments
+   * checked against the tool's schema, or the person's decline or cancel; asks nothing when
+   * nothing is missing. A client that cannot be asked at all, or an argument a form cannot ask,
+   * ends the call with the usual invalid-arguments error (a `ToolError`). For a tool; use
+   * `askMissing` in its config to do this before the handler runs.
+   *
+   * @example
+   * server.tool('book_return', { input: z.object({ boxes: z.int().min(1).max(3).optional(), email: z.email().optional() }) },
+   *   async (args, ctx) => {
+   *     const full = await ctx.elicitMissing(args, { fields: ['boxes', 'email'], defaults: { email: 'ann@example.com' } });
+   *     if (full.action !== 'accept') return 'No return booked.';
+   *     return `Booked ${full.value.boxes} box(es); the label goes to ${full.value.email}.`;
+   *   });
+   */
+  elicitMissing<A extends object, F extends keyof A & string = never>(
+    args: A,
+    options?: AskMissingOptions<A, F>,
+  ): Promise<ElicitOutcome<WithFields<A, F>>>;
   /**
    * Asks the person to confirm (a yes/no field, never an empty form) and waits. With
    * `{ proof: 'page' }` only a confirmation given on a page of this server counts (see

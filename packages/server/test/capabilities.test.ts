@@ -11,7 +11,7 @@ import {
   textOf,
 } from './wire/handshake-client.js';
 import { type HttpFixture, startHttpFixture } from './wire/http-fixture.js';
-import { CAPABILITIES, callTool, type ModernWire } from './wire/modern-envelope.js';
+import { CAPABILITIES, callTool, type ModernWire, resumeTokenOf } from './wire/modern-envelope.js';
 import { countersOf, errorOf, inputRequiredOf, toolResultOf } from './wire/modern-results.js';
 import { startModernWire, type Transport } from './wire/start-modern.js';
 
@@ -185,12 +185,16 @@ describe.each([['stdio'], ['http']] as [Transport][])(
         'book_return',
         { order: 'C-6' },
         {},
-        { capabilities: CAPABILITIES.none },
+        { capabilities: CAPABILITIES.resumes },
       );
       const result = toolResultOf(reply);
       expect(result.isError).toBe(false);
       expect(result.text).toMatch(/Answer here: http:\/\/127\.0\.0\.1:\d+\/parley\/questions\//);
       expect(result.text).toContain('call book_return again with the same arguments');
+      // Over HTTP an anonymous caller finds its call again only by the token it got (stdio is one caller).
+      const token = resumeTokenOf(reply.message.result);
+      if (transport === 'http') expect(token).toMatch(/^[\w-]{32}$/);
+      else expect(token).toBeUndefined();
     });
 
     it('still refuses a URL question of the handler’s own to a form-only client', async () => {

@@ -102,6 +102,61 @@ describe.each(stores)('%s', (_name, make) => {
   });
 });
 
+// Issue 41, finding 3: settled flows were kept whole for their grace period, outside every cap.
+describe.each(stores)('%s keeps what a used flow needs, and counts it', (_name, make) => {
+  it('drops the data of a settled flow', async () => {
+    const store = make();
+    await store.create(flow('s1', { data: { question: 'x'.repeat(10_000) } }));
+    await store.create(flow('s2', { data: { question: 'y' } }));
+    expect(await store.settle('s1', { status: 'cancelled' })).toBe(true);
+    expect(await store.settle('s2', { status: 'done', result: { action: 'decline' } })).toBe(true);
+    expect(await store.get('s1')).toMatchObject({ status: 'cancelled', data: null });
+    expect(await store.get('s2')).toMatchObject({
+      status: 'done',
+      result: { action: 'decline' },
+      data: null,
+    });
+  });
+
+  it('caps the flows a user holds, settled ones too, until they are dropped', async () => {
+    const store = make();
+    const ids: string[] = [];
+    for (let index = 0; index < 6; index++) {
+      const id = `k${index}`;
+      const created = await store.create(flow(id, { principal: 'hank', expiresAt: now + 1_000 }), 20, 4);
+      if (created) {
+        ids.push(id);
+        expect(await store.settle(id, { status: 'cancelled' })).toBe(true);
+      }
+    }
+    expect(ids).toEqual(['k0', 'k1', 'k2', 'k3']);
+    // Another user holds flows of their own.
+    expect(await store.create(flow('k-ivy', { principal: 'ivy' }), 20, 4)).toBe(true);
+    // Kept past expiry while their links read as expired, then dropped with them.
+    now += 2_000;
+    expect(await store.create(flow('k6', { principal: 'hank' }), 20, 4)).toBe(false);
+    now += 15 * 60_000;
+    expect(
+      await store.create(flow('k7', { principal: 'hank', createdAt: now, expiresAt: now + 60_000 }), 20, 4),
+    ).toBe(true);
+  });
+});
+
+describe('MemoryFlowStore as a whole', () => {
+  it('makes room by dropping the oldest used flow, and refuses only when every flow is pending', async () => {
+    const store = new MemoryFlowStore({ now: clock, maxFlows: 3 });
+    for (const id of ['m0', 'm1', 'm2']) expect(await store.create(flow(id, { principal: id }))).toBe(true);
+    expect(await store.create(flow('m3', { principal: 'm3' }))).toBe(false);
+    expect(store.size).toBe(3);
+    await store.settle('m1', { status: 'cancelled' });
+    await store.settle('m0', { status: 'cancelled' });
+    expect(await store.create(flow('m3', { principal: 'm3' }))).toBe(true);
+    expect(await store.get('m0')).toBeUndefined();
+    expect(await store.get('m1')).toMatchObject({ status: 'cancelled' });
+    expect(store.size).toBe(3);
+  });
+});
+
 describe.each(stores)('%s values (parked calls, sealed answers)', (_name, make) => {
   it('keeps, replaces and deletes a value', async () => {
     const store = make();
@@ -121,6 +176,39 @@ describe.each(stores)('%s values (parked calls, sealed answers)', (_name, make) 
     await store.putValue!('same', 'a value', now + 60_000);
     expect(await store.get('same')).toMatchObject({ id: 'same', status: 'pending' });
     expect(await store.getValue!('same')).toBe('a value');
+  });
+});
+
+// Issue 41, findings 4 and 5: what racing answers and racing retries leave.
+describe.each(stores)('%s under races', (_name, make) => {
+  it('keeps the value of the settlement that won, and of no other', async () => {
+    const store = make();
+    await store.create(flow('race'));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        store.settleKeeping!(
+          'race',
+          { status: 'done', result: { winner: index } },
+          {
+            key: 'answer:race',
+            value: `secret ${index}`,
+            expiresAt: now + 60_000,
+          },
+        ),
+      ),
+    );
+    expect(outcomes.filter(Boolean)).toHaveLength(1);
+    const winner = outcomes.indexOf(true);
+    expect(await store.get('race')).toMatchObject({ result: { winner } });
+    expect(await store.getValue!('answer:race')).toBe(`secret ${winner}`);
+  });
+
+  it('gives a value to one of many racing takers', async () => {
+    const store = make();
+    await store.putValue!('parked', 'the call', now + 60_000);
+    const taken = await Promise.all(Array.from({ length: 6 }, () => store.takeValue!('parked')));
+    expect(taken.filter((value) => value === 'the call')).toHaveLength(1);
+    expect(await store.getValue!('parked')).toBeUndefined();
   });
 });
 

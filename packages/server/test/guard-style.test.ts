@@ -139,3 +139,72 @@ describe('guard style', () => {
     ]);
   });
 });
+
+describe('a guard whose ctx.answers() gets other questions than it asks', () => {
+  let served: InProcess;
+  // The mistake: ctx.answers() is given three questions, inputRequired() asks two. Answers count
+  // only for the questions the last round asked, so the guard never sees one and loops.
+  const three = { ...questions, note: input.form('Any note?', ask.text()) };
+
+  beforeAll(async () => {
+    const server = createServer({ name: 'guard-loop', version: '1.0.0', maxRounds: 3, log: () => {} });
+    server.tool('clean', {}, async (_args, ctx) => {
+      const { confirm, reason } = await ctx.answers(three);
+      if (!confirm || !reason) return inputRequired(questions);
+      return 'Deleted.';
+    });
+    served = await serveInProcess(server);
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+
+  const HINT =
+    "stopped: its guard passed ctx.answers() the questions 'confirm', 'reason', 'note', but the round asks 'confirm', 'reason'";
+
+  it('2026-07-28: the round cap names the mistake', async () => {
+    let state: string | undefined;
+    for (let round = 1; round <= 3; round++) {
+      const asked = inputRequiredOf(
+        await callTool(
+          served.wire,
+          'clean',
+          {},
+          state === undefined
+            ? {}
+            : { requestState: state, inputResponses: { confirm: accept(true), reason: accept('tidy') } },
+        ),
+      );
+      expect(Object.keys(asked.inputRequests)).toEqual(['confirm', 'reason']);
+      state = asked.requestState;
+    }
+    const capped = toolResultOf(
+      await callTool(
+        served.wire,
+        'clean',
+        {},
+        { requestState: state, inputResponses: { confirm: accept(true), reason: accept('tidy') } },
+      ),
+    );
+    expect(capped.isError).toBe(true);
+    expect(capped.text).toContain(`more than 3 rounds of questions and was ${HINT}`);
+    expect(capped.text).toContain('Pass ctx.answers() the same questions you return with inputRequired()');
+  });
+
+  it('handshake era: the round cap names the mistake', async () => {
+    const client = await connectHandshake(
+      { url: served.url },
+      {
+        capabilities: { elicitation: { form: {} } },
+        answer: (request) =>
+          request.params.message === 'Why?'
+            ? { action: 'accept', content: { value: 'tidy' } }
+            : { action: 'accept', content: { value: true } },
+      },
+    );
+    const result = await client.callTool('clean', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(HINT);
+    await client.close();
+  });
+});

@@ -51,7 +51,9 @@ afterAll(async () => {
   await new Promise((resolve) => issuerServer.close(resolve));
 });
 
-async function serve(dpop: { required?: boolean } | undefined): Promise<string> {
+async function serve(
+  dpop: { required?: boolean; maxProofsPerKey?: number; maxRememberedProofs?: number } | undefined,
+): Promise<string> {
   const server = createServer({ name: 'dpop', version: '1.0.0', log: () => {} });
   server.tool(
     'whoami',
@@ -254,5 +256,53 @@ describe('a server that does not ask for DPoP', () => {
       dpop: await proof(key, url, accessToken),
     });
     expect(withProof.status).not.toBe(401);
+  });
+});
+
+// Issue 41, finding 6: the replay cache forgot still-valid proof ids once it held 100,000, so an
+// attacker's flood of proofs of their own token made a captured proof of alice's pass again.
+describe('a replay cache that is full', () => {
+  it('refuses new proofs (429 for a key too fast, 503 when full), and never forgets a proof that could pass', async () => {
+    const url = await serve({ maxProofsPerKey: 3, maxRememberedProofs: 5 });
+    const alice = await holder();
+    const aliceToken = await token(url, alice.jkt);
+    const captured = { authorization: `DPoP ${aliceToken}`, dpop: await proof(alice, url, aliceToken) };
+    // Past the proof check, a request is answered by the endpoint (here 400: tools/list without the MCP headers).
+    const through = (status: number) => ![401, 429, 503].includes(status);
+    expect(through((await post(url, captured)).status)).toBe(true);
+
+    const mallory = await holder();
+    const malloryToken = await token(url, mallory.jkt);
+    const send = async (key: Holder, accessToken: string) =>
+      post(url, { authorization: `DPoP ${accessToken}`, dpop: await proof(key, url, accessToken) });
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) statuses.push((await send(mallory, malloryToken)).status);
+    expect(statuses.map((status) => (through(status) ? 'through' : status))).toEqual([
+      'through',
+      'through',
+      'through',
+      429,
+    ]);
+    const tooFast = await send(mallory, malloryToken);
+    expect(tooFast.status).toBe(429);
+    expect(Number(tooFast.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await tooFast.json()).toMatchObject({
+      error_description: expect.stringMatching(/Too many DPoP proofs/),
+    });
+
+    // A second key of mallory's fills the cache: now new proofs wait, whoever sends them.
+    const other = await holder();
+    const otherToken = await token(url, other.jkt);
+    expect(through((await send(other, otherToken)).status)).toBe(true);
+    const fresh = await send(alice, aliceToken);
+    expect(fresh.status).toBe(503);
+    expect(await fresh.json()).toMatchObject({
+      error_description: expect.stringMatching(/cannot take more/),
+    });
+
+    // Alice's captured proof is still remembered: its replay is refused, as before the flood.
+    const replay = await post(url, captured);
+    expect(replay.status).toBe(401);
+    expect(replay.headers.get('www-authenticate')).toContain('was used before');
   });
 });

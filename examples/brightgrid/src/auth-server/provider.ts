@@ -20,7 +20,15 @@ import {
 /** A client the authorization server knows from the start (not registered over the network). */
 export interface FixedClient {
   readonly clientId: string;
-  readonly clientSecret: string;
+  /** Absent for an app on the person's computer (a public client: PKCE, no secret). */
+  readonly clientSecret?: string;
+  /**
+   * `native`: an app on the person's computer with a loopback redirect, whose port may differ at
+   * each start (RFC 8252 §7.3); it signs in with PKCE and no secret, and may stay signed in.
+   */
+  readonly applicationType?: 'native';
+  /** The name the sign-in and consent pages show (default: the client id). */
+  readonly name?: string;
   /** Empty for a client that only calls the introspection endpoint. */
   readonly redirectUris: readonly string[];
   /** First-party: the person is not asked to consent (the store signing in to its own site). */
@@ -79,19 +87,7 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
     adapter: storage.Adapter,
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
-    clients: [
-      ...options.clients.map(
-        (client): ClientMetadata => ({
-          client_id: client.clientId,
-          client_secret: client.clientSecret,
-          redirect_uris: [...client.redirectUris],
-          grant_types: client.redirectUris.length > 0 ? ['authorization_code'] : [],
-          response_types: client.redirectUris.length > 0 ? ['code'] : [],
-          token_endpoint_auth_method: 'client_secret_basic',
-        }),
-      ),
-      ...services.map(serviceClientMetadata),
-    ],
+    clients: [...options.clients.map(fixedClientMetadata), ...services.map(serviceClientMetadata)],
     clientDefaults: {
       id_token_signed_response_alg: ALG,
       grant_types: ['authorization_code', 'refresh_token'],
@@ -207,4 +203,27 @@ export async function createAuthProvider(options: AuthProviderOptions): Promise<
   const provider = new Provider(options.issuer, configuration);
   provider.use(registrationGuard(storage, registration));
   return provider;
+}
+
+/** What oidc-provider knows of a client configured from the start. */
+function fixedClientMetadata(client: FixedClient): ClientMetadata {
+  const signsIn = client.redirectUris.length > 0;
+  return {
+    client_id: client.clientId,
+    ...(client.name !== undefined && { client_name: client.name }),
+    redirect_uris: [...client.redirectUris],
+    ...(client.clientSecret === undefined
+      ? {
+          token_endpoint_auth_method: 'none',
+          application_type: client.applicationType ?? 'web',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        }
+      : {
+          client_secret: client.clientSecret,
+          token_endpoint_auth_method: 'client_secret_basic',
+          grant_types: signsIn ? ['authorization_code'] : [],
+          response_types: signsIn ? ['code'] : [],
+        }),
+  };
 }

@@ -3,40 +3,42 @@ import * as z from 'zod/v4';
 import { RETURN_REASONS } from '../db.js';
 import { addDays, type Deps, isoDate, reply, stopped } from './deps.js';
 
-/** The return form. Its defaults come from the user and the day, so it is built per call. */
-function returnForm(email: string, tomorrow: string) {
-  return ask.form({
-    reason: ask.choice(RETURN_REASONS, { title: 'Reason for the return' }),
-    email: ask.email({ title: 'Email for the courier label', default: email }),
-    boxes: ask.integer({
-      title: 'Boxes',
-      description: 'How many boxes the courier collects',
-      min: 1,
-      max: 3,
-    }),
-    pickup_date: ask.date({ title: 'Pickup date', default: tomorrow }),
-    gift_wrap: ask.boolean({ title: 'Gift-wrap the replacement', optional: true }),
-  });
-}
-
 /** How many times a past pickup date is asked again before the call gives up. */
 const DATE_RETRIES = 2;
 
 /**
- * The same details as tool arguments ("ask late, ask once": a caller that already knows them passes
- * them, and is not asked).
+ * The return's details, as tool arguments: a caller that already knows them passes them (ask late,
+ * ask once), and the person is asked, in one form, only for what it left out or got wrong
+ * (`ctx.elicitMissing`). Every one is optional here, so a caller that cannot ask may still pass all.
  */
 const returnArgs = z.object({
-  reason: z.enum(RETURN_REASONS).optional().describe('Why the item goes back'),
-  boxes: z.number().int().min(1).max(3).optional().describe('How many boxes the courier collects (1 to 3)'),
-  pickup_date: z.iso.date().optional().describe('Pickup date, YYYY-MM-DD, tomorrow or later'),
+  reason: z
+    .enum(RETURN_REASONS)
+    .optional()
+    .meta({ title: 'Reason for the return', description: 'Why the item goes back' }),
+  boxes: z
+    .number()
+    .int()
+    .min(1)
+    .max(3)
+    .optional()
+    .meta({ title: 'Boxes', description: 'How many boxes the courier collects (1 to 3)' }),
+  pickup_date: z.iso
+    .date()
+    .optional()
+    .meta({ title: 'Pickup date', description: 'YYYY-MM-DD, tomorrow or later' }),
+  email: z
+    .email()
+    .optional()
+    .meta({ title: 'Email for the courier label', description: "Default: your account's email" }),
+  gift_wrap: z.boolean().optional().meta({ title: 'Gift-wrap the replacement' }),
 });
 
 /**
- * `book_return`: one form with every basic field kind, a server-side check that re-asks for a date
- * in the past, and the booking written once (`ctx.once`) however many rounds the call takes. It
- * reaches every person with no fallback of its own: a client that cannot show the form gets it as
- * a page of Brightgrid (Parley's question pages).
+ * `book_return`: one form with every basic field kind, asking only for the details the call lacks,
+ * a server-side check that re-asks for a date in the past, and the booking written once
+ * (`ctx.once`) however many rounds the call takes. It reaches every person with no fallback of its
+ * own: a client that cannot show the form gets it as a page of Brightgrid (Parley's question pages).
  */
 export function registerBookReturn(server: ParleyServer, deps: Deps): void {
   server.tool(
@@ -50,17 +52,15 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
     async (args, ctx) => {
       const user = deps.userOf(ctx);
       const today = await ctx.once('today', () => isoDate(deps.now()));
-      const given =
-        args.reason !== undefined && args.boxes !== undefined && args.pickup_date !== undefined
-          ? { reason: args.reason, email: user.email, boxes: args.boxes, pickup_date: args.pickup_date }
-          : undefined;
-      const answer = given
-        ? ({ action: 'accept', value: given } as const)
-        : await ctx.elicit(
-            'Book a return: tell us why, and when the courier should pick it up.',
-            returnForm(user.email, addDays(today, 1)),
-            { key: 'return' },
-          );
+      // Asks only when the reason, boxes or pickup date is missing or wrong; the email and the gift
+      // wrap come along in the same form, filled in with what the caller gave or the account's email.
+      const answer = await ctx.elicitMissing(args, {
+        fields: ['reason', 'boxes', 'pickup_date'],
+        optional: ['email', 'gift_wrap'],
+        defaults: { email: user.email, pickup_date: addDays(today, 1) },
+        message: 'Book a return: tell us why, and when the courier should pick it up.',
+        key: 'return',
+      });
       if (answer.action !== 'accept') return stopped(answer.action, 'No return booked');
 
       let pickupDate = answer.value.pickup_date;
@@ -81,10 +81,10 @@ export function registerBookReturn(server: ParleyServer, deps: Deps): void {
           user.name,
           {
             reason: answer.value.reason,
-            email: answer.value.email,
+            email: answer.value.email ?? user.email,
             boxes: answer.value.boxes,
             pickupDate,
-            giftWrap: 'gift_wrap' in answer.value && answer.value.gift_wrap === true,
+            giftWrap: answer.value.gift_wrap === true,
           },
           key,
         ),

@@ -15,7 +15,9 @@ export function registerCancelOrder(server: ParleyServer, deps: Deps): void {
       description:
         'Cancels one of your open orders and refunds it. You confirm on a page of Brightgrid, signed in as yourself.',
       annotations: { destructiveHint: true, idempotentHint: true },
-      input: z.object({ order: z.number().int().positive().describe('The order number, e.g. 1001') }),
+      input: z.object({
+        order: z.number().int().min(1000).max(9999).describe('The order number, e.g. 1001'),
+      }),
     },
     async ({ order: id }, ctx) => {
       const user = deps.userOf(ctx);
@@ -24,7 +26,7 @@ export function registerCancelOrder(server: ParleyServer, deps: Deps): void {
       if (order.status === 'cancelled') return `Order #${id} was already cancelled.`;
       const sure = await ctx.confirm(
         `Cancel order #${id} (${order.product}, €${order.totalEur})? It is refunded, and this cannot be undone.`,
-        { proof: 'page', title: 'Yes, cancel this order', key: 'confirm_cancel' },
+        { proof: 'page', title: 'Cancel this order?', key: 'confirm_cancel' },
       );
       if (sure.action !== 'accept') return stopped(sure.action, `Order #${id} not cancelled`);
       if (!sure.confirmed) return `Order #${id} not cancelled: you did not confirm.`;

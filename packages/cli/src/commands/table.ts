@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { callCommand } from './call.js';
 import { gatewayCommand } from './gateway.js';
+import { hostsCommand } from './hosts.js';
 import { labCommand } from './lab.js';
 import { logoutCommand } from './logout.js';
 import { promptCommand } from './prompt.js';
@@ -11,6 +12,7 @@ import { toolsCommand } from './tools.js';
 export const commands: readonly Command[] = [
   toolsCommand,
   callCommand,
+  hostsCommand,
   promptCommand,
   readCommand,
   labCommand,

@@ -28,7 +28,9 @@ export type ServiceCredentials =
  * Reads the service sign-in from the flags and the environment (`PARLEY_CLIENT_ID`,
  * `PARLEY_CLIENT_SECRET`, `PARLEY_CLIENT_KEY_FILE`, `PARLEY_WORKLOAD_TOKEN_FILE`, `PARLEY_ISSUER`);
  * `undefined` when there is none (a person signs in in the browser). Half a set is a usage error
- * that names what is missing; the secret never appears in one.
+ * that names what is missing; the secret never appears in one. A secret or a workload JWT, which
+ * whoever receives it can use, goes only to a pinned authorization server (`--issuer`); a private
+ * key's assertion is made out to the server it is sent to, which is pinned at first use.
  */
 export function readServiceCredentials(
   flags: ServiceFlags,
@@ -51,7 +53,8 @@ export function readServiceCredentials(
       throw new UsageError(
         '--workload-token signs in with the workload JWT alone; drop --client-secret and --client-key',
       );
-    return { kind: 'workload', tokenFile, ...(issuer !== undefined && { issuer }) };
+    if (issuer === undefined) throw unpinned('--workload-token', "the workload's JWT");
+    return { kind: 'workload', tokenFile, issuer };
   }
   if (clientSecret === undefined && keyFile === undefined) {
     if (clientId !== undefined)
@@ -65,6 +68,8 @@ export function readServiceCredentials(
     throw new UsageError('--client-secret and --client-key need --client-id (or PARLEY_CLIENT_ID)');
   if (clientSecret !== undefined && keyFile !== undefined)
     throw new UsageError('give the client a secret or a private key (--client-key), not both');
+  if (clientSecret !== undefined && issuer === undefined)
+    throw unpinned('--client-id', "the client's secret");
   return {
     kind: 'client',
     clientId,
@@ -72,4 +77,15 @@ export function readServiceCredentials(
     ...(keyFile !== undefined && { keyFile }),
     ...(issuer !== undefined && { issuer }),
   };
+}
+
+/**
+ * A credential anyone who receives it can use, with no authorization server pinned: the MCP server
+ * names the one it goes to, and a hostile server would name its own.
+ */
+function unpinned(flag: string, what: string): UsageError {
+  return new UsageError(
+    `${flag} sends ${what} to the authorization server the MCP server names; pin the one it was issued by ` +
+      'with --issuer <url> (or PARLEY_ISSUER), so that a server naming another never receives it',
+  );
 }

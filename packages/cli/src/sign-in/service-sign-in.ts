@@ -20,10 +20,12 @@ import { serviceTokenFilePath } from './token-file.js';
 export async function serviceSignIn(
   credentials: ServiceCredentials,
   env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
 ): Promise<{ readonly session: OAuthSession; close(): Promise<void> }> {
   const session = oauthSession({
     grant: await grantFor(credentials),
     store: fileStore(serviceTokenFilePath(env)),
+    onWarning: (message) => say(`parley: warning: ${message}`),
   });
   return { session, close: async () => {} };
 }

@@ -21,7 +21,8 @@ export interface ClientCredentialsOptions {
   readonly secretMethod?: 'client_secret_basic' | 'client_secret_post';
   /**
    * The authorization server these credentials are for. Recommended: a server that names another
-   * one is refused before the secret or an assertion leaves the host.
+   * one is refused before the secret or an assertion leaves the host. Without it, the first one a
+   * server names is pinned, with a warning (see `oauthSession`'s `onWarning`).
    */
   readonly issuer?: string;
 }

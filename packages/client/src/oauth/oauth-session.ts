@@ -35,6 +35,12 @@ export interface OAuthSessionCommonOptions {
    * are sent. The key is kept in the store with the tokens.
    */
   dpop?: DpopPolicy;
+  /**
+   * Told what the session did that its host should know of: a grant with no `issuer` sent its
+   * credentials to the first authorization server a server named, and pinned it. Default: a Node
+   * process warning (code `PARLEY_ISSUER_PINNED`), else `console.warn`.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** A person signs in at the authorization server's page: the authorization code flow. */
@@ -117,6 +123,9 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
   const maxStepUps = options.maxStepUps ?? 2;
   const grant = options.grant;
   const running = new Map<string, Promise<void>>();
+  const warn = options.onWarning ?? defaultWarning;
+  /** The issuer a grant with none of its own first sent its credentials to: the only one from then on. */
+  let firstIssuer: string | undefined;
   // One DPoP handle per server and key: it keeps the nonces servers hand out.
   const handles = new Map<string, { readonly id: string; readonly handle: Promise<oauth.DPoPHandle> }>();
 
@@ -149,12 +158,7 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
   async function signIn(server: URL, challenge: Challenge, previous: StoredAuth | undefined): Promise<void> {
     const resource = await discoverResource(server, challenge.resourceMetadataUrl, baseFetch);
     const as = await discoverAuthorizationServer(resource.issuer, baseFetch);
-    if (grant?.issuer !== undefined && grant.issuer !== as.issuer) {
-      throw new SignInError(
-        `${server.href} sends sign-ins to ${as.issuer}, but the credentials given are for ${grant.issuer}; nothing was sent`,
-        { server: server.href },
-      );
-    }
+    if (grant !== undefined) pinIssuer(server, as.issuer, previous);
     // A client and its tokens belong to one authorization server; after a move neither is reused.
     const sameServer = previous !== undefined && previous.issuer === as.issuer;
     const scope = chooseScope({
@@ -193,6 +197,31 @@ export function oauthSession(options: OAuthSessionOptions): OAuthSession {
       // An authorization server that ignored the proof issued a bearer token: no key to keep.
       ...(dpopKey !== undefined && tokens.tokenType === 'dpop' && { dpopKey }),
     });
+  }
+
+  /**
+   * A grant's credentials go to one authorization server only: the grant's `issuer`, else the one
+   * they went to before (this session's first, or the stored sign-in's), else this one, pinned from
+   * now on with a warning (a server that names another later is refused, and nothing is sent).
+   */
+  function pinIssuer(server: URL, issuer: string, previous: StoredAuth | undefined): void {
+    const pinned =
+      grant?.issuer ?? firstIssuer ?? (previous?.grant === grant?.kind ? previous?.issuer : undefined);
+    if (pinned === undefined) {
+      firstIssuer = issuer;
+      warn(
+        `${server.href} sends sign-ins to ${issuer}: the credentials go there and, from now on, only there. ` +
+          `Pin the authorization server they were issued by (issuer: '${issuer}', or parley --issuer ${issuer}) ` +
+          'so that a server naming another one never receives them.',
+      );
+      return;
+    }
+    if (pinned !== issuer) {
+      throw new SignInError(
+        `${server.href} sends sign-ins to ${issuer}, but the credentials given are for ${pinned}; nothing was sent`,
+        { server: server.href },
+      );
+    }
   }
 
   /** A person signs in: the client registered before (same server) or a new one, then the code flow. */
@@ -362,4 +391,10 @@ function serverKey(input: string | URL): URL {
   const url = new URL(input);
   url.hash = '';
   return url;
+}
+
+function defaultWarning(message: string): void {
+  const host = (globalThis as { process?: { emitWarning?(text: string, options: object): void } }).process;
+  if (host?.emitWarning) host.emitWarning(message, { code: 'PARLEY_ISSUER_PINNED' });
+  else console.warn(message);
 }

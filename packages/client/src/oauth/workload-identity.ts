@@ -14,7 +14,10 @@ export interface WorkloadIdentityOptions {
   readonly assertion: AssertionSource;
   /** A client id to send along, when the authorization server wants one. Default: none. */
   readonly clientId?: string;
-  /** The only authorization server the assertion is sent to. Recommended. */
+  /**
+   * The only authorization server the assertion is sent to. Recommended: without it, the first one
+   * a server names is pinned, with a warning.
+   */
   readonly issuer?: string;
 }
 

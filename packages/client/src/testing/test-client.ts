@@ -1,4 +1,5 @@
 import type { Root } from '@modelcontextprotocol/client';
+import { builtInProfile, HOST_PROFILES, type HostProfile } from '@parley/core/hosts';
 import { connect } from '../connect.js';
 import type { ConnectOptions } from '../options.js';
 import type { ParleyClient } from '../parley-client.js';
@@ -9,6 +10,8 @@ import {
   type ScriptedOptions,
   scripted,
 } from '../scripted.js';
+import { EmulatedHost } from './host-client.js';
+import type { HostQuestion } from './host-emulator.js';
 import { IN_PROCESS_URL, type InProcessServer, inProcessFetch } from './in-process.js';
 import { questionPagePerson } from './page-person.js';
 
@@ -53,6 +56,23 @@ export interface TestClientOptions<EndpointOptions = never>
    */
   person?: { readonly headers?: Readonly<Record<string, string>> } | false;
   /**
+   * Be a real MCP host instead of Parley's client: its `clientInfo.name` (`'codex-mcp-client'`,
+   * `'Visual Studio Code'`, `'goose-desktop'`...; its newest profile), its profile's `id` (`'codex'`,
+   * `'claude-code-before-2.1.108'`), or a profile of your own (`@parley/core/hosts`). The client then sends that host's `clientInfo`, protocol
+   * revision and capabilities byte for byte, and shows, refuses and answers each form the way that
+   * host does (Codex rejects a form with a root title and cannot show numbers, Goose invents values
+   * for fields nobody touched, VS Code sends `null` for an empty optional number...), with the
+   * person's `answers` written in your own fields. `era` is then the host's own revision unless you
+   * say `modern`; `modes`, `sampling`, `roots` and `clientInfo` come from the profile. What the host
+   * was sent and could not show is in `client.host.questions`.
+   *
+   * @example
+   * const codex = await testClient(server, { host: 'codex-mcp-client', answers: { boxes: { value: 2 } } });
+   * await codex.callTool('book_return');
+   * codex.host?.questions.flatMap((question) => question.problems); // [] when the form was lowered for Codex
+   */
+  host?: string | HostProfile;
+  /**
    * Passed to `server.endpoint()`, e.g. `{ authenticate: () => ({ token: 't', clientId: 'c', scopes: [], extra: { sub: 'alice' } }) }`
    * to make every call come from the user `alice`.
    */
@@ -80,6 +100,23 @@ export interface TestClient extends ParleyClient {
    * const booked = await tester.callTool('book_return'); // the same call goes on
    */
   answerPages(result: { readonly _meta?: Readonly<Record<string, unknown>> }): Promise<number>;
+  /** With the `host` option: the host emulated, and every question it was sent. */
+  readonly host?: {
+    readonly profile: HostProfile;
+    /** Each question as the host was sent it, what it could not show (`problems`), and its reply. */
+    readonly questions: readonly HostQuestion[];
+  };
+}
+
+/** The profile the `host` option names: a clientInfo name, a profile id, or a profile. */
+function profileOf(host: string | HostProfile): HostProfile {
+  if (typeof host !== 'string') return host;
+  // By id, else by name: a host with a profile per range of versions is its newest (the one without a range).
+  const named = HOST_PROFILES.filter((candidate) => candidate.names.includes(host));
+  const profile = builtInProfile(host) ?? named.find((candidate) => !candidate.versions) ?? named[0];
+  if (profile) return profile;
+  const known = HOST_PROFILES.map((candidate) => `${candidate.names[0]} (${candidate.id})`).join(', ');
+  throw new TypeError(`No host profile is named ${JSON.stringify(host)}; the built-in ones are ${known}.`);
 }
 
 /**
@@ -127,18 +164,52 @@ export async function testClient<EndpointOptions = never>(
   });
   const endpoint = server.endpoint(endpointOptions);
   let client: ParleyClient;
+  let emulated: EmulatedHost | undefined;
   try {
-    client = await connect(IN_PROCESS_URL, {
-      ...connectOptions,
-      ui,
-      era: era ?? 'modern',
-      fetch: inProcessFetch(endpoint),
-    });
+    if (options.host !== undefined) {
+      emulated = await EmulatedHost.connect(
+        profileOf(options.host),
+        endpoint,
+        ui,
+        era === 'modern' ? 'modern' : 'handshake',
+      );
+      client = emulated;
+    } else
+      client = await connect(IN_PROCESS_URL, {
+        ...connectOptions,
+        ui,
+        era: era ?? 'modern',
+        fetch: inProcessFetch(endpoint),
+      });
   } catch (error) {
     await endpoint.close();
     throw error;
   }
-  const answerPages = async (result: { readonly _meta?: Readonly<Record<string, unknown>> }) => {
+  if (emulated) {
+    const host = { profile: emulated.profile, questions: emulated.questions };
+    return new InProcessClient(
+      emulated,
+      ui.asked,
+      async () => {},
+      answerPagesWith(ui, pagePerson, emulated),
+      host,
+    );
+  }
+  return new InProcessClient(
+    client,
+    ui.asked,
+    () => endpoint.close(),
+    answerPagesWith(ui, pagePerson, client),
+  );
+}
+
+/** `answerPages`: the person answers, on each page a result links to, with the scripted answer for its key. */
+function answerPagesWith(
+  ui: ReturnType<typeof scripted>,
+  pagePerson: ReturnType<typeof questionPagePerson> | undefined,
+  client: ParleyClient,
+): TestClient['answerPages'] {
+  return async (result) => {
     if (!pagePerson) throw new TypeError('answerPages() needs the person: leave out person: false.');
     const links = (result._meta?.[PAGES_META] ?? []) as readonly PageLink[];
     for (const link of links) {
@@ -147,7 +218,6 @@ export async function testClient<EndpointOptions = never>(
     }
     return links.length;
   };
-  return new InProcessClient(client, ui.asked, () => endpoint.close(), answerPages);
 }
 
 /** Where a result lists the question pages the person answers (`@parley/server`'s `PAGES_META`). */
@@ -159,6 +229,7 @@ class InProcessClient implements TestClient {
     readonly asked: readonly AskRecord[],
     private readonly closeEndpoint: () => Promise<void>,
     readonly answerPages: TestClient['answerPages'],
+    readonly host?: TestClient['host'],
   ) {}
 
   get server() {

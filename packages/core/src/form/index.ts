@@ -1,6 +1,7 @@
 // @parley/core/form: one shape for every question. Builders, the requestedSchema subset checker,
 // answer parsing, defaults, host field descriptions and protocol-version adaptation.
 
+export { type ArgumentFields, argumentFields } from './argument-fields.js';
 export type {
   FieldOptions,
   FormAnswer,

@@ -259,7 +259,6 @@ const corpus: Record<Role, { readonly asks: readonly string[]; readonly not: rea
       'bank_name',
       'swift_code',
       'bic',
-      'passport_number',
       'date_of_birth',
       'phone',
       'otp_length',
@@ -500,7 +499,6 @@ const corpus: Record<Role, { readonly asks: readonly string[]; readonly not: rea
       'Customer account number',
       'Loyalty card number',
       'Library card number',
-      'Passport number',
       'Date of birth',
       'Phone number',
       'Email address',
@@ -832,7 +830,6 @@ const corpus: Record<Role, { readonly asks: readonly string[]; readonly not: rea
       'Rotate the credentials for the staging database?',
       'Your card number ending in 1234 will be charged $20. Continue?',
       'Enter the last 4 digits of your card to identify it',
-      'Enter your passport number as printed',
       'Enter the tracking number from the courier',
       'Enter your customer account number from the bill',
       "What's your frequent flyer number?",
@@ -946,6 +943,112 @@ const fields: readonly { readonly name: string; readonly field: FieldSchema; rea
   },
 ];
 
+/** The 28 names of the round-4 review (issue 41): a verb or adjective before a secret's name. */
+const REVIEW_NAMES = ['store', 'save', 'keep', 'show', 'copy', 'required', 'stored'].flatMap((prefix) =>
+  ['password', 'api_key', 'pin', 'token'].map((secret) => `${prefix}_${secret}`),
+);
+
+/**
+ * Written for the round-4 review (issue 41), after the detector, and measured before it was changed
+ * for them: the review's own misses ("Store password", "What's your passport number?", a field `cc`
+ * titled "Card", "Name your new API key (e.g. "CI deploy")") and their neighbours.
+ */
+const review: Record<Role, { readonly asks: readonly string[]; readonly not: readonly string[] }> = {
+  name: {
+    asks: [
+      ...REVIEW_NAMES,
+      'pass',
+      'saved_password',
+      'hidden_pin',
+      'shop_password',
+      'changed_password',
+      'drivers_license_number',
+      'passport_no',
+      'passportNumber',
+      // Labelled "not" in the first set until issue 41 ruled a passport number a government identity
+      // number, as secret as a social security number.
+      'passport_number',
+    ],
+    not: [
+      'store_name',
+      'store_id',
+      'save_as',
+      'keep_days',
+      'copy_count',
+      'show_details',
+      'store_url',
+      'passport_country',
+      'drivers_license_state',
+      'license_plate',
+      'cc',
+      'bcc',
+      'cc_list',
+      'bus_pass',
+    ],
+  },
+  title: {
+    asks: [
+      'Store password',
+      'Saved Wi-Fi password',
+      'Your store PIN',
+      'Copied API key',
+      'Required token',
+      "Driver's license number",
+      'Shop password',
+      'Passport number',
+    ],
+    not: ['Name of your new API key', 'Store name', 'Passport photo link', 'Business card', 'Copy count'],
+  },
+  description: {
+    asks: ['The password of your store account', 'Your saved API key, as shown in the dashboard'],
+    not: ['Shown next to the key in your list of API keys', 'The store this password is for'],
+  },
+  message: {
+    asks: [
+      'Your store password, please',
+      "Enter your driver's license number",
+      "What's your passport number?",
+      'What is the stored PIN for this account?',
+      'Please type your shop password',
+      'I need your saved API key',
+      'Your required PIN, please',
+      'Enter the store PIN',
+      'Enter your passport number as printed',
+    ],
+    not: [
+      'Name your new API key (e.g. "CI deploy")',
+      'Give your new API key a name',
+      'Store the password in your keychain?',
+      'Should we keep your API key on file?',
+      'Copy the token to your clipboard?',
+      'Show the password as you type?',
+      'Save this password to your vault?',
+      'Name your new token',
+      'Label your new API key (e.g. "staging")',
+      'Rename your API key',
+      'Which store is this password for?',
+      'Your passport photo must be recent. Continue?',
+    ],
+  },
+};
+
+const reviewFields: readonly {
+  readonly name: string;
+  readonly field: FieldSchema;
+  readonly asks: boolean;
+}[] = [
+  { name: 'cc', field: { type: 'string', title: 'Card' }, asks: true },
+  { name: 'pass', field: { type: 'string', title: 'Pass' }, asks: true },
+  { name: 'cc', field: { type: 'string', title: 'Cc', description: 'Who else gets a copy' }, asks: false },
+  { name: 'pass', field: { type: 'string', title: 'Day pass' }, asks: false },
+  { name: 'card', field: { type: 'string', title: 'Card message' }, asks: false },
+  {
+    name: 'greeting',
+    field: { type: 'string', title: 'Card', description: 'The words inside the birthday card' },
+    asks: false,
+  },
+];
+
 const schemaOf = (name: string, field: FieldSchema): RequestedSchema => ({
   type: 'object',
   properties: { [name]: field },
@@ -969,35 +1072,48 @@ interface Miss {
   readonly text: string;
 }
 
-function measure() {
+type Corpus = Record<Role, { readonly asks: readonly string[]; readonly not: readonly string[] }>;
+type Fields = readonly { readonly name: string; readonly field: FieldSchema; readonly asks: boolean }[];
+
+function measure(texts: Corpus, wholeFields: Fields) {
   const falsePositives: Miss[] = [];
   const falseNegatives: Miss[] = [];
   let total = 0;
-  for (const [role, { asks, not }] of Object.entries(corpus) as [Role, (typeof corpus)[Role]][]) {
+  let asking = 0;
+  for (const [role, { asks, not }] of Object.entries(texts) as [Role, Corpus[Role]][]) {
     for (const text of asks) if (!judge(role, text)) falseNegatives.push({ role, text });
     for (const text of not) if (judge(role, text)) falsePositives.push({ role, text });
     total += asks.length + not.length;
+    asking += asks.length;
   }
-  for (const { name, field, asks } of fields) {
+  for (const { name, field, asks } of wholeFields) {
     const judged = sensitiveFields(schemaOf(name, field)).length > 0;
     if (judged && !asks) falsePositives.push({ role: 'field', text: `${name}: ${JSON.stringify(field)}` });
     if (!judged && asks) falseNegatives.push({ role: 'field', text: `${name}: ${JSON.stringify(field)}` });
     total++;
+    if (asks) asking++;
   }
-  return { total, falsePositives, falseNegatives };
+  return { total, asking, falsePositives, falseNegatives };
 }
 
-// The counts measured on this corpus; lower them when the detector gets better, never raise them.
-// (The patterns this detector replaced scored 147 false positives and 145 false negatives here.)
-const MAX_FALSE_POSITIVES = 1;
+// The counts measured on each set; lower them when the detector gets better, never raise them.
+// (The patterns this detector replaced scored 147 false positives and 145 false negatives on the first.)
+// Raised once, from 1 to 4, by issue 41: a field the person types into is named by what is typed, so a
+// word before the secret no longer lets it through (`store_password` was sent in a form). The three it
+// costs here are flags written as text fields (`forgot_password`, `require_2fa`, "Remember password"),
+// refused with a steer; as ask.boolean() they pass.
+const MAX_FALSE_POSITIVES = 4;
 const MAX_FALSE_NEGATIVES = 2;
+const REVIEW_MAX_FALSE_POSITIVES = 0;
+const REVIEW_MAX_FALSE_NEGATIVES = 0;
 
-describe('the secret guardrail on a labelled corpus', () => {
-  const { total, falsePositives, falseNegatives } = measure();
-  const asking = Object.values(corpus).reduce((sum, { asks }) => sum + asks.length, 0);
+function report(
+  label: string,
+  { total, asking, falsePositives, falseNegatives }: ReturnType<typeof measure>,
+) {
   const list = (misses: readonly Miss[]) => misses.map(({ role, text }) => `\n  ${role}: ${text}`).join('');
   console.log(
-    `secret guardrail corpus: ${total} entries (${asking + fields.filter((f) => f.asks).length} ask for a secret), ` +
+    `${label}: ${total} entries (${asking} ask for a secret), ` +
       `${falsePositives.length} false positives, ${falseNegatives.length} false negatives` +
       (falsePositives.length > 0
         ? `\nfalse positives (refused, but only mention a secret):${list(falsePositives)}`
@@ -1006,16 +1122,34 @@ describe('the secret guardrail on a labelled corpus', () => {
         ? `\nfalse negatives (ask for a secret, but let through):${list(falseNegatives)}`
         : ''),
   );
+}
+
+describe('the secret guardrail on a labelled corpus', () => {
+  const measured = measure(corpus, fields);
+  report('secret guardrail corpus', measured);
 
   it('has a few hundred entries', () => {
-    expect(total).toBeGreaterThanOrEqual(300);
+    expect(measured.total).toBeGreaterThanOrEqual(300);
   });
 
   it(`refuses at most ${MAX_FALSE_POSITIVES} that only mention a secret`, () => {
-    expect(falsePositives.length).toBeLessThanOrEqual(MAX_FALSE_POSITIVES);
+    expect(measured.falsePositives.length).toBeLessThanOrEqual(MAX_FALSE_POSITIVES);
   });
 
   it(`lets through at most ${MAX_FALSE_NEGATIVES} that ask for one`, () => {
-    expect(falseNegatives.length).toBeLessThanOrEqual(MAX_FALSE_NEGATIVES);
+    expect(measured.falseNegatives.length).toBeLessThanOrEqual(MAX_FALSE_NEGATIVES);
+  });
+});
+
+describe('the secret guardrail on the round-4 review set (issue 41)', () => {
+  const measured = measure(review, reviewFields);
+  report('round-4 review set', measured);
+
+  it(`refuses at most ${REVIEW_MAX_FALSE_POSITIVES} that only mention a secret`, () => {
+    expect(measured.falsePositives.map(({ text }) => text)).toHaveLength(REVIEW_MAX_FALSE_POSITIVES);
+  });
+
+  it(`lets through at most ${REVIEW_MAX_FALSE_NEGATIVES} that ask for one`, () => {
+    expect(measured.falseNegatives.map(({ text }) => text)).toHaveLength(REVIEW_MAX_FALSE_NEGATIVES);
   });
 });

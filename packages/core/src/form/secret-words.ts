@@ -16,6 +16,11 @@ export interface SecretPhrase {
   readonly weak?: true;
   /** Words right before the phrase that make it something else ("library card number"). */
   readonly notAfter?: ReadonlySet<string>;
+  /**
+   * A word that names a secret only as a field's whole label (`pass`, "Card"), where nothing on the
+   * field says it is another kind ("Day pass", "Card message"); never in prose.
+   */
+  readonly alone?: true;
 }
 
 const words = (text: string): ReadonlySet<string> => new Set(text.trim().split(/\s+/));
@@ -92,6 +97,10 @@ export const SECRET_PHRASES: readonly SecretPhrase[] = [
     notAfter: NOT_BANK_ACCOUNT,
   },
   {
+    pattern: /\b(?:passports?|(?:drivers?|driving) (?:licen[cs]es?|permits?)) (?:numbers?|num|no|nr)\b/,
+    looksLike: 'an identity document number',
+  },
+  {
     pattern: /\b(?:ssns?|social security(?: numbers?| no| num| nr)?|social insurance numbers?)\b/,
     looksLike: 'a social security number',
   },
@@ -130,6 +139,7 @@ export const SECRET_PHRASES: readonly SecretPhrase[] = [
       /\b(?:passwords?|passwds?|pwds?|pw|pword|pass (?:words?|codes?|phrases?)|passcodes?|passphrases?|(?:db|database|smtp|admin|root|user|login|mail|email|ftp|sftp|ssh|wifi|redis|mysql|postgres|pg|ldap|proxy|vpn|sudo|bind|keystore|imap|account) pass)\b/,
     looksLike: 'a password',
   },
+  { pattern: /\bpass\b/, looksLike: 'a password', alone: true },
   { pattern: /\bcredentials\b/, looksLike: 'login credentials' },
   {
     pattern:
@@ -144,6 +154,7 @@ export const SECRET_PHRASES: readonly SecretPhrase[] = [
     notAfter: NOT_SECRET_CODE,
   },
   { pattern: /\bpin(?: (?:numbers?|codes?))?\b/, looksLike: 'a PIN or one-time code' },
+  { pattern: /\bcards?\b/, looksLike: 'payment card details', alone: true },
 ];
 
 /**
@@ -154,7 +165,8 @@ export const ANCHORS = words(`
   password passwords passwd passwds pwd pwds pw pword pass passcode passcodes passphrase passphrases pin puk key
   keys apikey apikeys token tokens jwt jwts cookie cookies secret secrets code codes card cards cc cvv cvc cvn iban
   ibans account accounts routing aba bank banking ssn ssns social national ni nino aadhaar tax otp totp hotp 2fa
-  mfa tfa twofa credentials seed seeds mnemonic phrase phrases words answer answers maiden payment`);
+  mfa tfa twofa credentials seed seeds mnemonic phrase phrases words answer answers maiden payment passport
+  passports license licenses licence licences permit permits`);
 
 /** How far into a phrase its anchor may stand ("texted to you a 6 digit verification code"). */
 export const PHRASE_REACH = 10;

@@ -105,6 +105,56 @@ describe('secretAskedIn', () => {
   });
 });
 
+describe('a word before the secret (issue 41)', () => {
+  const names = ['store', 'save', 'keep', 'show', 'copy', 'required', 'stored'].flatMap((prefix) =>
+    ['password', 'api_key', 'pin', 'token'].map((secret) => `${prefix}_${secret}`),
+  );
+
+  it.each(names)('refuses a text field named %s: a field is named by what is typed into it', (name) => {
+    expect(sensitiveFields(schemaOf({ [name]: ask.text() }))).toHaveLength(1);
+  });
+
+  it('refuses the store password as a title and as a message', () => {
+    expect(sensitiveFields(schemaOf({ value: ask.text({ title: 'Store password' }) }))).toEqual([
+      { name: 'value', looksLike: 'a password' },
+    ]);
+    expect(secretAskedIn('Your store password, please')).toBe('a password');
+    expect(secretAskedIn('What is the stored PIN for this account?')).toBe('a PIN or one-time code');
+  });
+
+  it('still passes a flag: a yes/no shape, or a field that is one', () => {
+    expect(sensitiveFields(schemaOf({ has_password: ask.text(), mfa_required: ask.text() }))).toEqual([]);
+    expect(sensitiveFields(schemaOf({ show_password: ask.boolean() }))).toEqual([]);
+    expect(secretAskedIn('Store the password in your keychain?')).toBeUndefined();
+  });
+
+  it('reads a verb before "your" as a verb: naming a key is not asking for it', () => {
+    expect(secretAskedIn('Name your new API key (e.g. "CI deploy")')).toBeUndefined();
+    expect(secretAskedIn('Rename your API key')).toBeUndefined();
+    expect(secretAskedIn('Forgot your password?')).toBeUndefined();
+  });
+
+  it('refuses identity document numbers', () => {
+    expect(secretAskedIn("Enter your driver's license number")).toBe('an identity document number');
+    expect(secretAskedIn("What's your passport number?")).toBe('an identity document number');
+    expect(sensitiveFields(schemaOf({ passport_no: ask.text() }))).toHaveLength(1);
+    expect(sensitiveFields(schemaOf({ passport_country: ask.text() }))).toEqual([]);
+  });
+
+  it('reads a bare "pass" or "Card" as a field\'s whole label, unless the field says what kind', () => {
+    expect(sensitiveFields(schemaOf({ pass: ask.text() }))).toEqual([
+      { name: 'pass', looksLike: 'a password' },
+    ]);
+    expect(sensitiveFields(schemaOf({ cc: ask.text({ title: 'Card' }) }))).toEqual([
+      { name: 'cc', looksLike: 'payment card details' },
+    ]);
+    expect(sensitiveFields(schemaOf({ cc: ask.text({ title: 'Cc' }) }))).toEqual([]);
+    expect(sensitiveFields(schemaOf({ pass: ask.text({ title: 'Day pass' }) }))).toEqual([]);
+    expect(sensitiveFields(schemaOf({ card: ask.text({ title: 'Card message' }) }))).toEqual([]);
+    expect(secretAskedIn('Your boarding pass')).toBeUndefined();
+  });
+});
+
 describe('sensitiveFields on a schema from elsewhere', () => {
   it('reads what it can of malformed fields and never throws', () => {
     const schema = {

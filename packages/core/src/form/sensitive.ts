@@ -53,9 +53,15 @@ export function sensitiveFields(schema: RequestedSchema): SensitiveField[] {
     if (!canCarryTypedText(field)) continue;
     const texts = [name, field.title, field.description].filter((text) => typeof text === 'string');
     // What one of them says is context for the others ("pin_code" titled "Post office PIN code").
-    const context = new Set(texts.flatMap((text) => tokenize(text).map((token) => token.word)));
+    const tokenized = texts.map((text) => tokenize(text));
+    const words = new Set(tokenized.flat().map((token) => token.word));
     let looksLike: string | undefined;
-    for (const text of texts) looksLike ??= judge(text, context);
+    texts.forEach((text, index) => {
+      // The name and the title label what the person types (a title that asks a question does not);
+      // a description is prose about it.
+      const label = index === 0 || (text === field.title && !text.trimEnd().endsWith('?'));
+      looksLike ??= judge(text, { words, texts: tokenized, label });
+    });
     if (looksLike) found.push({ name, looksLike });
   }
   return found;
@@ -76,20 +82,28 @@ export function sensitiveFields(schema: RequestedSchema): SensitiveField[] {
  * secretAskedIn('Send you a password reset link?'); // undefined
  */
 export function secretAskedIn(text: string): string | undefined {
-  return judge(text, NO_CONTEXT);
+  return judge(text, PROSE);
 }
 
-const NO_CONTEXT: ReadonlySet<string> = new Set();
+/** What goes with a text: for a field, its other texts, and whether this one is its name or title. */
+interface Context {
+  /** The words of all the field's texts (its name, title and description). */
+  readonly words: ReadonlySet<string>;
+  readonly texts: readonly (readonly Token[])[];
+  /** The text labels what the person types (a field's name or title), rather than talking about it. */
+  readonly label: boolean;
+}
 
-/** `context`: the words of texts that go with this one (a field's name, title and description). */
-function judge(text: string, context: ReadonlySet<string>): string | undefined {
+const PROSE: Context = { words: new Set(), texts: [], label: false };
+
+function judge(text: string, context: Context): string | undefined {
   const tokens = tokenize(text);
   const found = findSecrets(tokens, context);
   if (found.length === 0) return undefined;
   const identifier = !/\s/.test(text.trim());
   for (const secret of found) {
     if (negated(tokens, secret.start)) continue;
-    if (identifier ? namedInIdentifier(tokens, secret) : askedInProse(tokens, secret))
+    if (identifier ? namedInIdentifier(tokens, secret) : askedInProse(tokens, secret, context.label))
       return secret.looksLike;
   }
   return identifier ? undefined : askedAsPronoun(tokens, found);
@@ -117,7 +131,7 @@ interface Found {
 }
 
 /** Every place a secret is named as the thing itself (not "password policy", "GPIO pin", "Secret Santa"). */
-function findSecrets(tokens: readonly Token[], context: ReadonlySet<string>): Found[] {
+function findSecrets(tokens: readonly Token[], context: Context): Found[] {
   const near = new Set<number>();
   tokens.forEach(({ word }, index) => {
     if (!ANCHORS.has(word)) return;
@@ -142,6 +156,7 @@ function findSecrets(tokens: readonly Token[], context: ReadonlySet<string>): Fo
       const end = ends.get(offsets[start]! + match[0].length);
       if (end === undefined) continue;
       if (phrase.notAfter?.has(tokens[start - 1]?.word ?? '')) continue;
+      if (phrase.alone && !aloneOnField(tokens, start, end, context)) continue;
       const secret = { start, end, looksLike: phrase.looksLike, weak: phrase.weak === true };
       if (isHead(tokens, secret) && !otherMeaning(tokens, secret, context)) found.push(secret);
     }
@@ -159,22 +174,38 @@ function isHead(tokens: readonly Token[], { end, weak }: Found): boolean {
   return !weak || WEAK_HEAD_NEXT.has(next.word);
 }
 
+/**
+ * A word that names a secret only alone (`pass`, "Card") is the field's whole label (after "your" or
+ * "the" at most), and none of the field's other texts makes it another kind of thing: "Day pass",
+ * "Card message", "the birthday card".
+ */
+function aloneOnField(tokens: readonly Token[], start: number, end: number, context: Context): boolean {
+  if (!context.label || end - start !== 1) return false;
+  if (tokens.some((token, index) => index !== start && !isBreak(token) && !DETERMINERS.has(token.word)))
+    return false;
+  const word = tokens[start]!.word;
+  return context.texts.every((text) =>
+    text.every((token, index) => {
+      if (token.word !== word) return true;
+      const before = text[index - 1];
+      const qualified = before !== undefined && !isBreak(before) && !DETERMINERS.has(before.word);
+      return !qualified && isBreak(text[index + 1]);
+    }),
+  );
+}
+
 /** A pin of hardware or a map, "pin" the verb, a postal PIN code, or a card's printed last four digits. */
-function otherMeaning(
-  tokens: readonly Token[],
-  { start, end, looksLike }: Found,
-  context: ReadonlySet<string>,
-): boolean {
+function otherMeaning(tokens: readonly Token[], { start, end, looksLike }: Found, context: Context): boolean {
   const first = tokens[start]!;
   if (first.word === 'pin') {
     const before = [tokens[start - 1]?.word ?? '', tokens[start - 2]?.word ?? ''];
     if (before.some((word) => NOT_SECRET_PIN.has(word))) return true;
-    if ([...context].some((word) => PIN_OF_THINGS.has(word))) return true;
+    if ([...context.words].some((word) => PIN_OF_THINGS.has(word))) return true;
     const next = tokens[end]?.word ?? '';
     const clauseStart = isBreak(tokens[start - 1]) || IMPERATIVE_LEADS.has(before[0]!) || before[0] === 'to';
     if (!first.caps && clauseStart && PIN_VERB_OBJECTS.has(next)) return true;
     const postal = (word: string) => POSTAL.has(word);
-    if (end - start > 1 && (tokens.some((token) => postal(token.word)) || [...context].some(postal)))
+    if (end - start > 1 && (tokens.some((token) => postal(token.word)) || [...context.words].some(postal)))
       return true;
   }
   if (looksLike === 'payment card details' || looksLike === 'bank account details') {
@@ -199,33 +230,28 @@ function negated(tokens: readonly Token[], start: number): boolean {
 
 /** Verbs, auxiliaries, question words, pronouns and prepositions: what a bare label does not contain. */
 function notLabelWord(word: string): boolean {
-  return (
-    OTHER_VERBS.has(word) ||
-    REQUEST_VERBS.has(word) ||
-    INVENT_VERBS.has(word) ||
-    AUXILIARIES.has(word) ||
-    QUESTION_WORDS.has(word) ||
-    SUBJECT_PRONOUNS.has(word) ||
-    PREPOSITIONS.has(word) ||
-    NEGATIONS.has(word)
-  );
+  return OTHER_VERBS.has(word) || REQUEST_VERBS.has(word) || INVENT_VERBS.has(word) || notPhraseWord(word);
 }
 
-/** An identifier (`new_password`, `x-api-key`) names what it holds, unless a verb says otherwise (`forgot_password`). */
-function namedInIdentifier(tokens: readonly Token[], { start, end, looksLike }: Found): boolean {
+/**
+ * An identifier (`new_password`, `x-api-key`) names what the field holds, whatever words stand before
+ * the secret: `store_password`, `show_pin` and `required_token` hold a password, a PIN and a token
+ * (the words could be verbs, but a field the person types into is named by what is typed). Only a
+ * yes/no shape says otherwise: an auxiliary or question word before it (`has_password`, `is_secret`)
+ * or a flag word after it (`mfa_required`).
+ */
+function namedInIdentifier(tokens: readonly Token[], { start, end }: Found): boolean {
   if (FLAG_SUFFIXES.has(tokens[end]?.word ?? '')) return false;
-  return !tokens.slice(0, start).some(({ word }) => {
-    if (INVENT_VERBS.has(word) && INVENTED.has(looksLike)) return false;
-    return OTHER_VERBS.has(word) || AUXILIARIES.has(word) || QUESTION_WORDS.has(word);
-  });
+  return !tokens.slice(0, start).some(({ word }) => AUXILIARIES.has(word) || QUESTION_WORDS.has(word));
 }
 
-function askedInProse(tokens: readonly Token[], secret: Found): boolean {
+/** `label`: the text is a field's title, which names what the person types ("Store password"). */
+function askedInProse(tokens: readonly Token[], secret: Found, label: boolean): boolean {
   return (
     requested(tokens, secret) ||
     promptedWithWhat(tokens, secret) ||
     needed(tokens, secret) ||
-    labelled(tokens, secret)
+    labelled(tokens, secret, label)
   );
 }
 
@@ -279,7 +305,7 @@ function promptedWithWhat(tokens: readonly Token[], { start, weak }: Found): boo
   index++;
   if (['is', 'are', 'was'].includes(tokens[index]?.word ?? '')) index++;
   if (start - index > 5) return false;
-  return tokens.slice(index, start).every(({ word }) => !notLabelWord(word));
+  return nounPhrase(tokens, index, start, false);
 }
 
 /** "I need your GitHub token", "Your password is required", "API key required". */
@@ -293,18 +319,21 @@ function needed(tokens: readonly Token[], { start, end }: Found): boolean {
     const { word } = tokens[index]!;
     if (word === 'need') {
       const subject = tokens[index - 1]?.word === 'will' ? tokens[index - 2]?.word : tokens[index - 1]?.word;
-      return subject === 'i' || subject === 'we';
+      return (subject === 'i' || subject === 'we') && nounPhrase(tokens, index + 1, start, false);
     }
-    if (isBreak(tokens[index]) || notLabelWord(word)) return false;
+    if (isBreak(tokens[index])) return false;
   }
   return false;
 }
 
-/** A label for the value: "API key", "Your Wi-Fi password, please", "The API key from your dashboard". */
-function labelled(tokens: readonly Token[], { start, end }: Found): boolean {
+/**
+ * A label for the value: "API key", "Your store password, please", "The API key from your dashboard",
+ * and in a field's title (`title`) also "Store password".
+ */
+function labelled(tokens: readonly Token[], { start, end }: Found, title: boolean): boolean {
   const from = clauseStart(tokens, start, false);
   if (start - from > 5) return false;
-  if (tokens.slice(from, start).some(({ word }) => notLabelWord(word))) return false;
+  if (!nounPhrase(tokens, from, start, title)) return false;
   const next = tokens[end];
   if (next?.colon && !isBreak(tokens[end + 1])) return false;
   if (next === undefined || isBreak(next)) return true;
@@ -314,6 +343,40 @@ function labelled(tokens: readonly Token[], { start, end }: Found): boolean {
     if (AUXILIARIES.has(tokens[index]!.word)) return false;
   }
   return true;
+}
+
+/**
+ * The words from `from` up to the secret at `start` can open a noun phrase that names it. After a
+ * determiner every word is a modifier, whatever else it could be: "your store password", "the stored
+ * PIN", "your required token". A word before the determiner makes a verb phrase instead ("Name your
+ * new API key", "Forgot your password?"). With no determiner, a word that can be a verb is read as one
+ * in prose ("Store password?" asks whether to store it), and as a modifier in a field's title
+ * (`verbsModify`), which names what the person types into the field.
+ */
+function nounPhrase(tokens: readonly Token[], from: number, start: number, verbsModify: boolean): boolean {
+  let index = from;
+  while (index < start && IMPERATIVE_LEADS.has(tokens[index]!.word)) index++;
+  if (DETERMINERS.has(tokens[index]?.word ?? '')) {
+    verbsModify = true;
+    index++;
+  }
+  for (; index < start; index++) {
+    const { word } = tokens[index]!;
+    if (DETERMINERS.has(word) || notPhraseWord(word)) return false;
+    if (!verbsModify && notLabelWord(word)) return false;
+  }
+  return true;
+}
+
+/** Words that end a noun phrase or make a clause a question: no modifier of a secret is one. */
+function notPhraseWord(word: string): boolean {
+  return (
+    AUXILIARIES.has(word) ||
+    QUESTION_WORDS.has(word) ||
+    SUBJECT_PRONOUNS.has(word) ||
+    PREPOSITIONS.has(word) ||
+    NEGATIONS.has(word)
+  );
 }
 
 /** "We texted you a 6-digit code. Enter it below." */

@@ -208,8 +208,9 @@ export const gatewayConfigSchema = z.strictObject(
             .url({ error: 'must be the URL people reach the gateway at, e.g. "https://gateway.example.com"' })
             .optional(),
           ttlSeconds: z.int({ error: 'must be a whole number of seconds' }).min(30).max(86_400).optional(),
+          anonymousByAddress: z.boolean({ error: 'must be true or false' }).optional(),
         },
-        { error: 'takes publicUrl and ttlSeconds' },
+        { error: 'takes publicUrl, ttlSeconds and anonymousByAddress' },
       )
       .optional(),
     auth: z
@@ -298,7 +299,17 @@ export interface GatewayConfig {
   /** Rounds of questions one call may take, on either side. Default 20. */
   readonly maxRounds?: number;
   /** The gateway's question pages (for hosts that cannot show an upstream's question). */
-  readonly pages?: { readonly publicUrl?: string; readonly ttlSeconds?: number };
+  readonly pages?: {
+    readonly publicUrl?: string;
+    readonly ttlSeconds?: number;
+    /**
+     * Lets an anonymous 2026-07-28 host that neither opens URLs nor carries a resume token back get a
+     * page's link anyway, its call found again by its network address: whoever calls from that
+     * address takes it over, with the answers (`questionPages.anonymousByAddress` of
+     * `@parley/server`). Only for a gateway whose anonymous hosts each have an address of their own.
+     */
+    readonly anonymousByAddress?: boolean;
+  };
   /** Make the gateway an OAuth protected resource whose tokens this issuer signs (JWT access tokens). */
   readonly auth?: {
     readonly issuer: string;

@@ -42,6 +42,12 @@ function start(): void {
     disconnect(serverId) {
       api.post(`${API.servers}/${serverId}/close`).catch((error: Error) => announce(error.message));
     },
+    retry(serverId) {
+      api.post(`${API.servers}/${serverId}/retry`).then(
+        () => announce('Connecting again…'),
+        (error: Error) => announce(error.message),
+      );
+    },
     open(server, target) {
       callPanel.hidden = false;
       renderCallForm(callPanel, server, target, startCall);
@@ -76,6 +82,8 @@ function start(): void {
       if (event.server.status === 'failed') announce(`Could not connect to ${event.server.target}.`);
     }
     if (event.type === 'snapshot' || event.type === 'server' || event.type === 'server-removed') render();
+    // Until the first snapshot the list is not the lab's: say so to assistive technology (and tests).
+    if (event.type === 'snapshot') byId('server-list').removeAttribute('aria-busy');
   });
 
   new CallList(byId('call-list'), store, {

@@ -9,6 +9,7 @@ const HEARTBEAT_MS = 20_000;
 export class EventStream {
   readonly #pages = new Set<ServerResponse>();
   readonly #heartbeat: NodeJS.Timeout;
+  readonly #opened: (() => void)[] = [];
 
   constructor() {
     this.#heartbeat = setInterval(() => this.#write(': ping\n\n'), HEARTBEAT_MS);
@@ -25,6 +26,12 @@ export class EventStream {
     response.write(`retry: 1000\n${frame(first)}`);
     this.#pages.add(response);
     response.on('close', () => this.#pages.delete(response));
+    for (const listener of this.#opened) listener();
+  }
+
+  /** Calls `listener` each time a page opens its stream (a person is looking at the lab). */
+  onOpen(listener: () => void): void {
+    this.#opened.push(listener);
   }
 
   send(event: LabEvent): void {

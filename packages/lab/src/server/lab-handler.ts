@@ -12,6 +12,8 @@ import { bearerToken, isLabToken } from './token.js';
 export interface LabActions {
   addServer(body: unknown): { id: string } | Refusal;
   closeServer(id: string): Refusal | undefined;
+  /** Connects a server whose connection failed again, as it was added. */
+  retryServer?(id: string): Refusal | undefined;
   startCall(body: unknown): { id: string } | Refusal;
   cancelCall(id: string): Refusal | undefined;
   answer(questionId: string, body: unknown): Refusal | undefined;
@@ -63,6 +65,13 @@ type PostRoute = {
 const POST_ROUTES: PostRoute[] = [
   { pattern: /^\/api\/servers$/, run: (actions, _match, body) => actions.addServer(body) },
   { pattern: /^\/api\/servers\/([\w-]+)\/close$/, run: (actions, match) => actions.closeServer(match[1]!) },
+  {
+    pattern: /^\/api\/servers\/([\w-]+)\/retry$/,
+    run: (actions, match) =>
+      actions.retryServer
+        ? actions.retryServer(match[1]!)
+        : { status: 404, message: 'This lab cannot retry connections.' },
+  },
   { pattern: /^\/api\/calls$/, run: (actions, _match, body) => actions.startCall(body) },
   { pattern: /^\/api\/calls\/([\w-]+)\/cancel$/, run: (actions, match) => actions.cancelCall(match[1]!) },
   {
@@ -114,12 +123,16 @@ export function createLabHandler(options: LabHandlerOptions) {
     } else if (path === SIGN_IN_CALLBACK && actions.completeSignIn !== undefined) {
       // The authorization server's answer comes without the lab token (state and PKCE protect it).
       const done = actions.completeSignIn(url);
+      // The authorization server sends an error back the same way (the person chose Deny, say).
+      const refused = url.searchParams.has('error');
       send(
         response,
         done ? 200 : 400,
-        done
-          ? 'Signed in. You can close this window and go back to the lab.'
-          : 'This sign-in is not one the lab is waiting for (it finished, expired or was stopped).',
+        !done
+          ? 'This sign-in is not one the lab is waiting for (it finished, expired or was stopped).'
+          : refused
+            ? 'You did not sign in. You can close this window; in the lab, Retry signs in again.'
+            : 'Signed in. You can close this window and go back to the lab.',
         'text/plain; charset=utf-8',
       );
     } else if (path === '/favicon.ico') {

@@ -38,6 +38,8 @@ export function pageUI(
     const callId = callOf(context);
     return { serverId, ...(callId !== undefined && { callId }), context: questionContext(context) };
   };
+  /** The page each call's person last said they had finished (by the client's call id). */
+  const saidFinished = new Map<number, string>();
   return {
     modes: { form: true, url: true },
     async form(request, context) {
@@ -53,9 +55,17 @@ export function pageUI(
       return { action: answer.action === 'decline' ? 'decline' : 'cancel' };
     },
     async url(request, _inspection, context): Promise<UrlConsent> {
+      // Asked again for the page the person just said they had finished: it was not answered yet.
+      const notFinished = saidFinished.get(context.callId) === request.url;
+      saidFinished.delete(context.callId);
       // The page inspects the URL itself, in the browser that will open it.
       const answer = await broker.ask(
-        { mode: 'url', ...about(context), request: { message: request.message, url: request.url } },
+        {
+          mode: 'url',
+          ...about(context),
+          request: { message: request.message, url: request.url },
+          ...(notFinished && { notFinished: true }),
+        },
         context.signal,
       );
       if (answer.action === 'accept' || answer.action === 'decline') return { action: answer.action };
@@ -66,7 +76,9 @@ export function pageUI(
         { mode: 'url-wait', ...about(context), request: { message: request.message, url: request.url } },
         context.signal,
       );
-      return answer.action === 'finished' ? 'finished' : 'cancel';
+      if (answer.action !== 'finished') return 'cancel';
+      saidFinished.set(context.callId, request.url);
+      return 'finished';
     },
     async sampling(request, context) {
       const answer = await broker.ask(

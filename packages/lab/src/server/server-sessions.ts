@@ -1,11 +1,12 @@
 import { type AskContext, type Call, connect, type ParleyClient } from '@parley/client';
-import { memoryStore, type OAuthStore, oauthSession } from '@parley/client/oauth';
-import type { CallKind, EraChoice, Listed, StartCallBody } from '../protocol.js';
+import { memoryStore, type OAuthStore, oauthSession, type PreRegisteredClient } from '@parley/client/oauth';
+import type { AddServerBody, CallKind, EraChoice, Listed, StartCallBody } from '../protocol.js';
 import type { LabState } from './lab-state.js';
 import { pageUI } from './page-ui.js';
 import type { QuestionBroker } from './question-broker.js';
 import { readAddServer, readStartCall } from './request-bodies.js';
 import type { Refusal } from './request-guard.js';
+import { signInFirst } from './sign-in-first.js';
 import type { SignIns } from './sign-ins.js';
 import { timelineEntry } from './timeline-entry.js';
 
@@ -19,6 +20,9 @@ interface Session {
   readonly id: string;
   client?: ParleyClient;
   closed: boolean;
+  /** What the server was added with, to connect it again (Retry). */
+  readonly added: AddServerBody;
+  readonly headers: Readonly<Record<string, string>> | undefined;
   /** Lab call ids by the client's id for the call (`Call.id`, which questions carry as `callId`). */
   readonly callIds: Map<number, string>;
   /** Running lab calls: what they call and how to stop them. */
@@ -29,6 +33,18 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The person did not finish signing in (they closed the window, it timed out, it was refused). */
+class SignInUnfinished extends Error {
+  constructor(target: string, cause: unknown) {
+    const origin = URL.canParse(target) ? new URL(target).origin : target;
+    super(
+      `Signing in to ${origin} did not finish: ${messageOf(cause)}. The server itself answered; press Retry to sign in again.`,
+      { cause },
+    );
+    this.name = 'SignInUnfinished';
+  }
+}
+
 /** The MCP servers the lab is connected to, and the calls it runs on them. */
 export class ServerSessions {
   readonly #state: LabState;
@@ -36,6 +52,10 @@ export class ServerSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #signIns: SignIns | undefined;
   readonly #redirectUri: () => string;
+  /** Clients the lab was registered as beforehand, by authorization server (issuer). */
+  readonly #clients: Readonly<Record<string, PreRegisteredClient>> | undefined;
+  /** How long a server may take to answer one request; the client's default when unset. */
+  readonly #requestTimeoutMs: number | undefined;
   /** Sign-ins to protected servers, for as long as the lab runs. */
   readonly #oauthStore: OAuthStore = memoryStore();
   #nextServer = 1;
@@ -45,11 +65,20 @@ export class ServerSessions {
    * With `signIns`, HTTP servers that ask for OAuth sign-in get it: the page shows the
    * authorization address and the browser comes back to `redirectUri()` (the lab's own callback).
    */
-  constructor(state: LabState, broker: QuestionBroker, signIns?: SignIns, redirectUri?: () => string) {
+  constructor(
+    state: LabState,
+    broker: QuestionBroker,
+    signIns?: SignIns,
+    redirectUri?: () => string,
+    clients?: Readonly<Record<string, PreRegisteredClient>>,
+    requestTimeoutMs?: number,
+  ) {
     this.#state = state;
     this.#broker = broker;
     this.#signIns = signIns;
     this.#redirectUri = redirectUri ?? (() => 'http://127.0.0.1/oauth/callback');
+    this.#clients = clients;
+    this.#requestTimeoutMs = requestTimeoutMs;
   }
 
   /**
@@ -61,17 +90,50 @@ export class ServerSessions {
     const read = readAddServer(body);
     if (typeof read === 'string') return { status: 400, message: read };
     const id = `s${this.#nextServer++}`;
-    const era: EraChoice = read.era ?? 'auto';
-    const session: Session = { id, closed: false, callIds: new Map(), running: new Map() };
+    const session: Session = {
+      id,
+      closed: false,
+      added: read,
+      headers,
+      callIds: new Map(),
+      running: new Map(),
+    };
     this.#sessions.set(id, session);
     const roots = read.roots ?? [];
     this.#state.putServer({
       id,
       target: read.target,
-      eraChoice: era,
+      eraChoice: read.era ?? 'auto',
       ...(roots.length > 0 && { roots }),
       status: 'connecting',
     });
+    this.#connect(session);
+    return { id };
+  }
+
+  /** Connects a server whose connection failed again, as it was added (the Retry button). */
+  retry(id: string): Refusal | undefined {
+    const failed = this.#sessions.get(id);
+    if (!failed) return { status: 404, message: `There is no server ${id}; it may be closed already.` };
+    const shown = this.#state.server(id);
+    if (failed.client !== undefined || shown?.status !== 'failed')
+      return { status: 409, message: `Server ${id} is not a failed connection; there is nothing to retry.` };
+    const session: Session = { ...failed, callIds: new Map(), running: new Map() };
+    this.#sessions.set(id, session);
+    const { error: _failure, ...rest } = shown;
+    this.#state.putServer({ ...rest, status: 'connecting' });
+    this.#connect(session);
+    return undefined;
+  }
+
+  /**
+   * Connects the session's server; the page sees `ready` or `failed`. An HTTP server that asks for
+   * a sign-in gets it first, with no clock running (see `signInFirst`).
+   */
+  #connect(session: Session): void {
+    const { id, added: read, headers } = session;
+    const era: EraChoice = read.era ?? 'auto';
+    const roots = read.roots ?? [];
     const stderr: string[] = [];
     const signIns = this.#signIns;
     // Headers given from code (an Authorization token) stand in for signing in.
@@ -83,19 +145,29 @@ export class ServerSessions {
             store: this.#oauthStore,
             redirectUri: this.#redirectUri,
             authorize: (url) => signIns.wait(id, url),
+            ...(this.#clients && { clients: this.#clients }),
           })
         : undefined;
-    connect(read.target, {
-      ...(oauth !== undefined && { fetch: oauth.fetch }),
-      ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context), roots),
-      clientInfo: LAB_CLIENT_INFO,
-      era,
-      ...(headers && { headers: { ...headers } }),
-      stderr: (line) => {
-        stderr.push(line);
-        if (stderr.length > STDERR_LINES) stderr.shift();
-      },
-    })
+    const signedIn = oauth
+      ? signInFirst(read.target, oauth).catch((error: unknown) => {
+          throw new SignInUnfinished(read.target, error);
+        })
+      : Promise.resolve();
+    signedIn
+      .then(() =>
+        connect(read.target, {
+          ...(oauth !== undefined && { fetch: oauth.fetch }),
+          ui: pageUI(this.#broker, id, (context) => this.#callOf(session, context), roots),
+          clientInfo: LAB_CLIENT_INFO,
+          era,
+          ...(this.#requestTimeoutMs !== undefined && { requestTimeoutMs: this.#requestTimeoutMs }),
+          ...(headers && { headers: { ...headers } }),
+          stderr: (line) => {
+            stderr.push(line);
+            if (stderr.length > STDERR_LINES) stderr.shift();
+          },
+        }),
+      )
       .then(async (client) => {
         session.client = client;
         if (session.closed) return void client.close();
@@ -118,11 +190,13 @@ export class ServerSessions {
         });
       })
       .catch((error: unknown) => {
-        void session.client?.close().catch(() => undefined);
+        const client = session.client;
+        session.client = undefined;
+        void client?.close().catch(() => undefined);
+        if (session.closed) return;
         const tail = stderr.length > 0 ? `\n${stderr.join('\n')}` : '';
         this.#state.updateServer(id, { status: 'failed', error: `${messageOf(error)}${tail}` });
       });
-    return { id };
   }
 
   /** Disconnects a server: its running calls stop and it leaves the page. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LabState } from './lab-state.js';
 import { SignIns } from './sign-ins.js';
 
@@ -37,5 +37,32 @@ describe('SignIns', () => {
   it('refuses an authorization request without state', async () => {
     const { signIns } = setup();
     await expect(signIns.wait('s1', new URL('http://127.0.0.1:2/auth'))).rejects.toThrow('no state');
+  });
+
+  it('gives a person 10 minutes from when a lab page was open, not from when the lab started', async () => {
+    vi.useFakeTimers();
+    try {
+      const { signIns } = setup();
+      const waiting = signIns.wait('s1', authorization('abc'));
+      let failure: unknown;
+      waiting.catch((error: unknown) => {
+        failure = error;
+      });
+      // Nobody has the lab open yet (npm start, then coffee): no clock runs.
+      await vi.advanceTimersByTimeAsync(30 * 60_000);
+      expect(failure).toBeUndefined();
+      signIns.pageOpened();
+      await vi.advanceTimersByTimeAsync(9 * 60_000);
+      expect(failure).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(String(failure)).toContain('Nobody finished signing in within 10 minutes');
+      // Once a page was open, a new sign-in has its 10 minutes at once.
+      const next = signIns.wait('s1', authorization('def'));
+      const nextFailed = expect(next).rejects.toThrow('within 10 minutes');
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      await nextFailed;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

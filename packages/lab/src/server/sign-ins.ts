@@ -7,7 +7,8 @@ interface Pending {
   readonly serverId: string;
   readonly resolve: (callback: URL) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  /** Runs from when a person could see the sign-in link (a lab page was open). */
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -19,9 +20,21 @@ interface Pending {
 export class SignIns {
   readonly #state: LabState;
   readonly #pending = new Map<string, Pending>();
+  /** Whether a lab page has been open: until then nobody could see a sign-in link, so none times out. */
+  #seen = false;
 
   constructor(state: LabState) {
     this.#state = state;
+  }
+
+  /**
+   * A lab page opened: sign-ins waiting since before start their 10 minutes now. A lab started at
+   * launch and opened much later must not find its sign-in given up.
+   */
+  pageOpened(): void {
+    if (this.#seen) return;
+    this.#seen = true;
+    for (const [key, pending] of this.#pending) pending.timer ??= this.#timer(key);
   }
 
   /** Shows the address on the server's panel and resolves with the URL the browser came back to. */
@@ -29,20 +42,21 @@ export class SignIns {
     const key = authorizationUrl.searchParams.get('state');
     if (key === null) return Promise.reject(new Error('The authorization request has no state'));
     return new Promise<URL>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          this.#finish(
-            key,
-            new Error('Nobody finished signing in within 10 minutes; connect again to retry'),
-          ),
-        SIGN_IN_TIMEOUT_MS,
-      );
-      timer.unref();
+      const timer = this.#seen ? this.#timer(key) : undefined;
       this.#pending.set(key, { serverId, resolve, reject, timer });
       this.#state.updateServer(serverId, {
         signIn: { url: authorizationUrl.href, origin: authorizationUrl.origin },
       });
     });
+  }
+
+  #timer(key: string): NodeJS.Timeout {
+    const timer = setTimeout(
+      () => this.#finish(key, new Error('Nobody finished signing in within 10 minutes')),
+      SIGN_IN_TIMEOUT_MS,
+    );
+    timer.unref();
+    return timer;
   }
 
   /** The browser came back: `true` when a sign-in was waiting for this state. */

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PreRegisteredClient } from '@parley/client/oauth';
 import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
 import type { EraChoice } from '../protocol.js';
 import { EventStream } from './event-stream.js';
@@ -30,6 +31,17 @@ export interface LabOptions {
   open?: boolean;
   /** Where the bundled page is; default the package's `dist/page`. */
   pageDir?: string;
+  /**
+   * Clients the lab is registered as at authorization servers beforehand, by issuer identifier
+   * (e.g. `{ 'http://127.0.0.1:4101': { clientId: 'parley-lab-demo' } }`): the lab signs in as
+   * them instead of registering itself, so the sign-in page knows who it is. Default: none.
+   */
+  oauthClients?: Readonly<Record<string, PreRegisteredClient>>;
+  /**
+   * How long a server may take to answer one request (connecting included), not counting the time
+   * a person takes to sign in or to answer. Default 60000.
+   */
+  requestTimeoutMs?: number;
 }
 
 /** A server to connect at start, with the HTTP headers it needs. */
@@ -80,8 +92,17 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const broker = new QuestionBroker(state);
   const signIns = new SignIns(state);
   let origin = '';
-  const sessions = new ServerSessions(state, broker, signIns, () => `${origin}${SIGN_IN_CALLBACK}`);
+  const sessions = new ServerSessions(
+    state,
+    broker,
+    signIns,
+    () => `${origin}${SIGN_IN_CALLBACK}`,
+    options.oauthClients,
+    options.requestTimeoutMs,
+  );
   state.subscribe((event) => stream.send(event));
+  // A sign-in's 10 minutes start once a person can see its link.
+  stream.onOpen(() => signIns.pageOpened());
 
   let hosts: string[] = [];
   const server = createServer(
@@ -95,6 +116,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
       actions: {
         addServer: (body) => sessions.add(body),
         closeServer: (id) => sessions.close(id),
+        retryServer: (id) => sessions.retry(id),
         startCall: (body) => sessions.startCall(body),
         cancelCall: (id) => sessions.cancel(id),
         answer: (id, body) => broker.answer(id, body),

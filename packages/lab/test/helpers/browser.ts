@@ -31,6 +31,8 @@ export async function openLab(
     throw error;
   });
   await page.goto(url);
+  // The list of servers is the lab's once its first snapshot arrived; before, a count of it reads 0.
+  await page.locator('#server-list:not([aria-busy])').waitFor({ state: 'attached' });
   return page;
 }
 

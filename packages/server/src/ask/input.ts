@@ -13,21 +13,36 @@ import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../ask-type
  * });
  */
 export const input = {
-  /** A form question; pass `{ mentionsSecret: true }` when its message only mentions a secret (see `ElicitOptions`). */
+  /**
+   * A form question; pass `{ mentionsSecret: true }` when its message only mentions a secret, and
+   * `{ allowVagueMessage: true }` when it is short on purpose (see `ElicitOptions`).
+   */
   form<Q extends QuestionInput>(
     message: string,
     question: Q,
-    options?: { readonly mentionsSecret?: boolean },
+    options?: { readonly mentionsSecret?: boolean; readonly allowVagueMessage?: boolean },
   ): FormInput<Q> {
-    return options?.mentionsSecret
-      ? { kind: 'form', message, question, mentionsSecret: true }
-      : { kind: 'form', message, question };
+    return {
+      kind: 'form',
+      message,
+      question,
+      ...(options?.mentionsSecret && { mentionsSecret: true }),
+      ...(options?.allowVagueMessage && { allowVagueMessage: true }),
+    };
   },
   /** A URL-mode question; `elicitationId` is what a 2025-11-25 client is sent (random by default). */
-  url(message: string, url: string | URL, options?: { readonly elicitationId?: string }): UrlInput {
-    return options?.elicitationId === undefined
-      ? { kind: 'url', message, url: String(url) }
-      : { kind: 'url', message, url: String(url), elicitationId: options.elicitationId };
+  url(
+    message: string,
+    url: string | URL,
+    options?: { readonly elicitationId?: string; readonly allowVagueMessage?: boolean },
+  ): UrlInput {
+    return {
+      kind: 'url',
+      message,
+      url: String(url),
+      ...(options?.elicitationId !== undefined && { elicitationId: options.elicitationId }),
+      ...(options?.allowVagueMessage && { allowVagueMessage: true }),
+    };
   },
   sampling(params: CreateMessageRequestParams): SamplingInput {
     return { kind: 'sampling', params };

@@ -50,3 +50,10 @@ export function questionMessage(item: AskItem, reason?: string): string {
   const message = item.message ?? '';
   return reason === undefined ? message : `That answer could not be used: ${reason}\n\n${message}`;
 }
+
+/**
+ * What a page's question says when it comes again because the client said the person had finished
+ * (2026-07-28: it sends `accept`) while the page was not answered yet.
+ */
+export const NOT_FINISHED_YET =
+  'The page has not been answered yet: answer it (or finish it) in your browser first, then come back and say you have finished.';

@@ -7,6 +7,11 @@ export interface GuardRound {
   readonly data: Json | undefined;
   /** This round's results for `items` (asked together under `fingerprint`), by key. */
   answers(items: readonly AskItem[], fingerprint: number): Promise<Record<string, ItemResult>>;
+  /**
+   * The keys of a `ctx.answers()` call whose questions were not the ones the last round asked (so it
+   * got no answers), when there was one: what a guard that loops to the round cap did wrong.
+   */
+  mismatch?(): readonly string[] | undefined;
 }
 
 /** A first round, or a call that never returned `inputRequired`: no answers, no data. */

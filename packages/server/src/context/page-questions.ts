@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PreparedQuestion } from '@parley/core/form';
 import type { AskItem } from '../ask/ask-item.js';
+import type { CallHost } from '../ask/call-host.js';
 import type { CallSecrets } from '../ask/call-secrets.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { modeFailedFor } from '../ask/forms-failed.js';
@@ -17,6 +18,8 @@ export type CallFacts = Pick<StateBinding, 'method' | 'target' | 'args'>;
 
 /** What opening a page for a question needs of the call. */
 export interface PageCallFacts {
+  /** `modern` (2026-07-28) or `handshake` (2025): what the host does after a page (see `sayFinished`). */
+  readonly era: 'modern' | 'handshake';
   readonly pages: QuestionPages | undefined;
   readonly call: CallFacts;
   readonly user: Principal | undefined;
@@ -25,6 +28,13 @@ export interface PageCallFacts {
   readonly protocolVersion: string;
   readonly clientCapabilities: unknown;
   readonly anonymousScope?: string | undefined;
+  /** The call's client, when a host profile knows it. */
+  readonly host?: CallHost | undefined;
+  /**
+   * `false` for an anonymous 2026-07-28 call whose client carries no resume token back: a call
+   * parked now could not be told from another caller's. Default true (a user, stdio, a 2025 session).
+   */
+  readonly resumable?: boolean;
 }
 
 /** The facts the ladder decides a form question's route with. */
@@ -38,6 +48,8 @@ export function routeFacts(facts: PageCallFacts, can: (mode: 'form' | 'url') => 
     transport: facts.transport,
     user: facts.user,
     anonymousScope: facts.anonymousScope,
+    host: facts.host,
+    resumable: facts.resumable ?? true,
   };
 }
 
@@ -92,6 +104,7 @@ export async function pageItem(
       who: route.who,
       confirm: confirmation.confirm,
       after: route.route === 'url' ? 'url' : 'retry',
+      sayFinished: route.route === 'url' && facts.era === 'modern',
       ...(binding !== undefined && { binding }),
     });
     return opened.id;

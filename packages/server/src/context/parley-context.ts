@@ -1,11 +1,14 @@
 import type { CreateMessageRequestParams, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import { ask, type PreparedQuestion, type QuestionInput } from '@parley/core/form';
 import { type AskItem, type AskPoint, askPoint, type ItemResult } from '../ask/ask-item.js';
+import { elicitMissing } from '../ask/ask-missing.js';
+import type { CallHost } from '../ask/call-host.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
+
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
-import type { BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
+import type { AskMissingOptions, BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { Json } from '../state/round-state.js';
@@ -63,6 +66,8 @@ export interface ContextFacts extends PageCallFacts {
   readonly user: Principal | undefined;
   readonly clientCapabilities: unknown;
   readonly clientInfo: { readonly name?: string; readonly version?: string } | undefined;
+  /** The call's client, when a host profile knows it (its forms are lowered for it). */
+  readonly host?: CallHost | undefined;
   readonly sdk: ServerContext;
   /** URL flows, when the server has them configured. */
   readonly flows: FlowKit | undefined;
@@ -84,6 +89,7 @@ export interface ContextFacts extends PageCallFacts {
 export function batchItems(
   batch: Readonly<Record<string, BatchItem>>,
   can: (kind: string) => boolean,
+  host?: CallHost,
 ): AskItem[] {
   const kindFor = (name: string) => {
     const kind = kindOf({ kind: name });
@@ -93,10 +99,10 @@ export function batchItems(
   const items = Object.entries(batch).map(([key, entry]) => {
     if (Array.isArray(entry)) {
       const [message, question] = entry as readonly [string, QuestionInput];
-      return kindFor('form').item(key, { kind: 'form', message, question });
+      return kindFor('form').item(key, { kind: 'form', message, question, host });
     }
     const fields = entry as unknown as Readonly<Record<string, unknown>> & { readonly kind: string };
-    return kindFor(fields.kind).item(key, fields);
+    return kindFor(fields.kind).item(key, fields.kind === 'form' && host ? { ...fields, host } : fields);
   });
   if (items.length === 0) throw new TypeError('A batch of questions needs at least one question.');
   return items;
@@ -220,16 +226,25 @@ class CallContext implements ParleyContext {
     // A mistake found before asking still comes back as a rejection, as from an async method.
     try {
       const key = this.#nextKey(options);
-      const checked = checkedFormEntry({ message, question, mentionsSecret: options?.mentionsSecret });
+      const checked = checkedFormEntry({
+        message,
+        question,
+        mentionsSecret: options?.mentionsSecret,
+        allowVagueMessage: options?.allowVagueMessage,
+      });
       const wish = options?.via === undefined ? AUTO : { via: options.via, proof: false };
       const route = this.#route(key, checked.question, wish);
-      if (route.kind === 'inband') return this.#askOne({ kind: 'form', key, ...checked }) as never;
+      if (route.kind === 'inband') return this.#askOne(this.#formItem(key, checked)) as never;
       return pageItem(this.#facts, this.#engine, key, checked, route, NOT_A_CONFIRMATION).then((item) =>
         this.#askOne(item),
       ) as never;
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  elicitMissing(args: object, options?: AskMissingOptions<Record<string, unknown>, string>): Promise<never> {
+    return elicitMissing(this, args, options) as Promise<never>;
   }
 
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {
@@ -252,8 +267,14 @@ class CallContext implements ParleyContext {
     if (!form) return batchItems({ [key]: entry }, (name) => this.can(name))[0]!;
     const checked = checkedFormEntry(form);
     const route = this.#route(key, checked.question, AUTO);
-    if (route.kind === 'inband') return { kind: 'form', key, ...checked };
+    if (route.kind === 'inband') return this.#formItem(key, checked);
     return pageItem(this.#facts, this.#engine, key, checked, route, NOT_A_CONFIRMATION);
+  }
+
+  /** A form question shown by the client: lowered for its host, when a profile knows it. */
+  #formItem(key: string, checked: ReturnType<typeof checkedFormEntry>): AskItem {
+    const host = this.#facts.host;
+    return host ? { kind: 'form', key, ...checked, host } : { kind: 'form', key, ...checked };
   }
 
   /** Where a form question goes: where the call asked it before when it replays, else the ladder. */
@@ -273,7 +294,7 @@ class CallContext implements ParleyContext {
     });
     const route = this.#route(key, checked.question, { via: proof ? 'page' : 'auto', proof });
     const outcome = (await (route.kind === 'inband'
-      ? this.#askOne({ kind: 'form', key, ...checked })
+      ? this.#askOne(this.#formItem(key, checked))
       : pageItem(this.#facts, this.#engine, key, checked, route, { confirm: true, proof }).then((item) =>
           this.#askOne(item),
         ))) as ElicitOutcome<boolean>;
@@ -290,7 +311,13 @@ class CallContext implements ParleyContext {
     const key = this.#nextKey(options);
     const url = this.#kindFor('url');
     if (typeof target === 'string' || target instanceof URL) {
-      const entry = { kind: 'url', message, url: String(target), elicitationId: options?.elicitationId };
+      const entry = {
+        kind: 'url',
+        message,
+        url: String(target),
+        elicitationId: options?.elicitationId,
+        allowVagueMessage: options?.allowVagueMessage,
+      };
       return this.#askOne(url.item(key, entry)) as never;
     }
     const kit = this.#facts.flows;
@@ -311,11 +338,18 @@ class CallContext implements ParleyContext {
       async () => (await kit.create(target.flow, principal, target.data ?? null)).id,
     );
     const flow = { id, kit, principal };
-    return this.#askOne(url.item(key, { kind: 'url', message, url: kit.urlFor(id), flow })) as never;
+    const entry = {
+      kind: 'url',
+      message,
+      url: kit.urlFor(id),
+      flow,
+      allowVagueMessage: options?.allowVagueMessage,
+    };
+    return this.#askOne(url.item(key, entry)) as never;
   }
 
   async answers(questions: Readonly<Record<string, BatchItem>>): Promise<never> {
-    const items = batchItems(questions, (name) => this.can(name));
+    const items = batchItems(questions, (name) => this.can(name), this.#facts.host);
     return (await (this.#facts.guard ?? NO_GUARD_ROUND).answers(
       items,
       askPoint(items, true).fingerprint,

@@ -3,7 +3,11 @@ import type { ProgressToken, ServerContext } from '@modelcontextprotocol/server'
 /** What a reminder says. */
 export const WAITING_MESSAGE = 'Waiting for your answer';
 
-/** How many slots the wheel has: a call is reminded every `everyMs`, the first time 3/4 to 1 period after it began waiting. */
+/**
+ * How many slots the wheel has: a call is reminded every `everyMs`, the first time within a quarter
+ * period after it began waiting (5 s with the default 20 s): a client with a short request timeout
+ * hears that the call waits on a person before that timeout ends it.
+ */
 const SLOTS = 4;
 
 /**
@@ -35,11 +39,11 @@ export class WaitingReminders {
     return this.#waiting;
   }
 
-  /** `call` began waiting: it is reminded from one period from now on, until {@link remove}. */
+  /** `call` began waiting: it is reminded at the next tick, then once a period, until {@link remove}. */
   add(call: WaitingCall): void {
-    // The slot that fired last comes round again after a whole period.
-    call.slot = this.#at;
-    this.#slots[this.#at]!.add(call);
+    // The slot after the one that fired last fires next: within a quarter period from now.
+    call.slot = (this.#at + 1) % SLOTS;
+    this.#slots[call.slot]!.add(call);
     if (++this.#waiting === 1) {
       this.#timer = setInterval(() => this.#tick(), this.#tickMs);
       this.#timer.unref?.();
@@ -84,6 +88,7 @@ export class WaitingCall {
   #base = 0;
   #total: number | undefined;
   #reminders = 0;
+  #pageAt: number | undefined;
 
   constructor(wheel: WaitingReminders, request: NotifyingRequest, token: ProgressToken) {
     this.#wheel = wheel;
@@ -91,14 +96,21 @@ export class WaitingCall {
     this.#token = token;
   }
 
-  /** A question (or URL flow) of the call began waiting. */
-  began(): void {
+  /**
+   * A question (or URL flow) of the call began waiting; `pageAt`: when it moves to a page of the
+   * server because the call's host gives up on it then (its host profile), if it does.
+   */
+  began(pageAt?: number): void {
+    if (pageAt !== undefined && (this.#pageAt === undefined || pageAt < this.#pageAt)) this.#pageAt = pageAt;
     if (this.#waiting++ === 0) this.#wheel.add(this);
   }
 
   /** A question that {@link began} has its answer, or failed. */
   ended(): void {
-    if (--this.#waiting === 0) this.#wheel.remove(this);
+    if (--this.#waiting === 0) {
+      this.#wheel.remove(this);
+      this.#pageAt = undefined;
+    }
   }
 
   /** The handler reported progress itself (`ctx.progress`): reminders continue from there. */
@@ -116,9 +128,16 @@ export class WaitingCall {
       progressToken: this.#token,
       progress: this.#last(),
       ...(this.#total !== undefined && { total: this.#total }),
-      message: WAITING_MESSAGE,
+      message: this.#message(),
     };
     this.#request.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => {});
+  }
+
+  /** What the reminder says: when the question moves to a page, where the host gives up on it. */
+  #message(): string {
+    if (this.#pageAt === undefined) return WAITING_MESSAGE;
+    const seconds = Math.max(0, Math.round((this.#pageAt - Date.now()) / 1000));
+    return `${WAITING_MESSAGE} (in ${seconds} s it moves to a page of the server, before this host gives up on it)`;
   }
 
   /** The largest progress sent on the call so far (rounded to a thousandth: 50.003, not 50.00300000000001). */

@@ -20,12 +20,17 @@ export function modernGuardRound(
   responses: Readonly<Record<string, unknown>>,
 ): ModernGuardRound {
   const reasons = new Map<string, string>();
+  let mismatched: readonly string[] | undefined;
   return {
     data: state.guard?.data ?? undefined,
     reasonFor: (key) => reasons.get(key),
+    mismatch: () => mismatched,
     async answers(items, fingerprint) {
       const found: Record<string, ItemResult> = {};
-      if (state.guard?.asked !== fingerprint) return found;
+      if (state.guard?.asked !== fingerprint) {
+        if (state.guard !== undefined) mismatched = items.map((item) => item.key);
+        return found;
+      }
       for (const item of items) {
         if (!Object.hasOwn(responses, item.key)) continue;
         const kind = kindOf(item);
@@ -51,7 +56,7 @@ export function guardSuspension(
   guard: ModernGuardRound,
   maxRounds: number,
 ): Suspension {
-  if (soFar.rounds + 1 > maxRounds) throw new RoundLimitError(maxRounds);
+  if (soFar.rounds + 1 > maxRounds) throw new RoundLimitError(maxRounds, guardLoopHint(guard, items));
   const inputRequests: Record<string, InputRequest> = {};
   for (const item of items)
     inputRequests[item.key] = kindOf(item).request.modern(
@@ -77,5 +82,29 @@ export function answeredGuardRound(
 ): GuardRound {
   const fingerprint = askPoint(items, true).fingerprint;
   const byKey = Object.fromEntries(items.map((item, index) => [item.key, results[index]]));
-  return { data, answers: async (_items, asked) => (asked === fingerprint ? byKey : {}) };
+  let mismatched: readonly string[] | undefined;
+  return {
+    data,
+    mismatch: () => mismatched,
+    async answers(given, asked) {
+      if (asked === fingerprint) return byKey;
+      mismatched = given.map((item) => item.key);
+      return {};
+    },
+  };
+}
+
+/**
+ * Why a guard-style call ran into the round cap, when its `ctx.answers()` was given other questions
+ * than the round asks (the usual cause: it never sees an answer, so it asks again and again).
+ */
+export function guardLoopHint(guard: GuardRound | undefined, asking: readonly AskItem[]): string | undefined {
+  const given = guard?.mismatch?.();
+  if (given === undefined) return undefined;
+  const keys = (list: readonly string[]) => list.map((key) => `'${key}'`).join(', ');
+  return (
+    `its guard passed ctx.answers() the questions ${keys(given)}, but the round asks ${keys(asking.map((item) => item.key))}. ` +
+    'Answers count only for exactly the questions the last round asked, so ctx.answers() found none and the guard asked ' +
+    'again every round. Pass ctx.answers() the same questions you return with inputRequired()'
+  );
 }

@@ -15,9 +15,9 @@ import { type InputRequired, isInputRequired } from '../input-required.js';
 import type { StateBinding } from '../state/binding.js';
 import { newCallId, type RoundState } from '../state/round-state.js';
 import type { EraCall, EraModule } from './era.js';
-import { answeredGuardRound } from './guard-rounds.js';
+import { answeredGuardRound, guardLoopHint } from './guard-rounds.js';
 import { type ParkingCaller, parkCall, resumeParked } from './park-call.js';
-import { PushEngine } from './push-engine.js';
+import { type FallbackReason, PushEngine } from './push-engine.js';
 import { NO_TASKS } from './task-start.js';
 
 /**
@@ -36,10 +36,11 @@ export const handshakeEra: EraModule = {
       const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
       const clientCapabilities = server.getClientCapabilities();
       // Only a call whose questions could not be sent as URLs was parked (its page went by link).
+      const opensUrls =
+        elicitationModes(clientCapabilities, protocolVersion).url &&
+        (app.hosts.of(server.getClientVersion(), protocolVersion)?.opensPages(true) ?? true);
       const parkable =
-        app.pages?.mayHoldParked === true &&
-        (!elicitationModes(clientCapabilities, protocolVersion).url ||
-          modeFailedFor('url', clientCapabilities));
+        app.pages?.mayHoldParked === true && (!opensUrls || modeFailedFor('url', clientCapabilities));
       if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);
       const { binding, caller } = parking(call);
       return resumeParked(app, app.pages!, binding, caller).then((resumed) => {
@@ -60,12 +61,15 @@ function start<R>(
   clientCapabilities: unknown,
   resumed: RoundState | undefined,
 ): Promise<R> {
-  const engine = new PushEngine(call, protocolVersion, resumed?.callId ?? newCallId(), resumed);
+  const clientInfo = call.server.getClientVersion();
+  const host = call.app.hosts.of(clientInfo, protocolVersion);
+  const engine = new PushEngine(call, protocolVersion, resumed?.callId ?? newCallId(), resumed, host);
   const first = handshakeFacts(
     call,
     protocolVersion,
     clientCapabilities,
-    call.server.getClientVersion(),
+    clientInfo,
+    host,
     new NotificationSequence(resumed?.notified),
   );
   engine.onRefused(refusedQuestion, first);
@@ -73,15 +77,17 @@ function start<R>(
 }
 
 /**
- * Where a question the client refused to show goes instead: a page question's URL becomes a link in
- * the result; a form goes to a page of the server, when it has pages. A module function given the
- * call's facts, not a closure per call: a 2025-era call keeps it while the person answers.
+ * Where a question the client refused to show (or its host would give up on) goes instead: a page
+ * question's URL becomes a link in the result; a form goes to a page of the server, when it has
+ * pages. A module function given the call's facts, not a closure per call: a 2025-era call keeps it
+ * while the person answers. Only a refusal marks the mode failed for the rest of the session.
  */
 function refusedQuestion(
   item: AskItem,
   kind: QuestionKind,
   engine: PushEngine,
   first: ContextFacts,
+  why: FallbackReason,
 ): Promise<AskItem> | undefined {
   const { clientCapabilities, protocolVersion } = first;
   if (kind.name === 'page' && (item as PageItem).route === 'url') {
@@ -90,10 +96,10 @@ function refusedQuestion(
     return Promise.resolve({ ...(item as PageItem), route: 'link' as const });
   }
   if (kind.name !== 'form' || !first.pages) return undefined;
-  markModeFailed('form', clientCapabilities);
+  if (why === 'refused') markModeFailed('form', clientCapabilities);
   const form = item as FormItem;
   const facts = routeFacts(first, (mode) => isDeclared(mode, clientCapabilities, protocolVersion));
-  const route = routeForm(form.question, facts, { via: 'auto', proof: false });
+  const route = routeForm(form.question, facts, { via: why === 'refused' ? 'auto' : 'page', proof: false });
   if (route.kind !== 'page') return undefined;
   return pageItem(first, engine, form.key, form, route, { confirm: false, proof: false });
 }
@@ -144,6 +150,7 @@ function handshakeFacts<R>(
   protocolVersion: string,
   clientCapabilities: unknown,
   clientInfo: ContextFacts['clientInfo'],
+  host: ContextFacts['host'],
   notifications: NotificationSequence,
 ): ContextFacts {
   // One literal (no spreads): an object built by spreading gets a hidden class of its own.
@@ -153,6 +160,7 @@ function handshakeFacts<R>(
     user: call.user,
     clientCapabilities,
     clientInfo,
+    host,
     sdk: call.sdk,
     flows: call.app.flows,
     task: NO_TASKS,
@@ -210,10 +218,12 @@ function askGuard<R>(
   const notifications = new NotificationSequence(facts.notifications?.reached);
   let items: ReturnType<typeof batchItems>;
   try {
-    if (round >= maxRounds) throw new RoundLimitError(maxRounds);
-    items = batchItems(asked.questions, (kind) =>
-      isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+    items = batchItems(
+      asked.questions,
+      (kind) => isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+      facts.host,
     );
+    if (round >= maxRounds) throw new RoundLimitError(maxRounds, guardLoopHint(facts.guard, items));
   } catch (error) {
     return ended(call, engine, first, { error });
   }
@@ -227,6 +237,7 @@ function askGuard<R>(
           user: facts.user,
           clientCapabilities: facts.clientCapabilities,
           clientInfo: facts.clientInfo,
+          host: facts.host,
           sdk: facts.sdk,
           flows: facts.flows,
           task: NO_TASKS,

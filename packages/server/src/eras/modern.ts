@@ -16,6 +16,7 @@ import { batchItems, type ContextFacts, createContext } from '../context/parley-
 import { NotificationSequence } from '../context/side-channels.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
+import { carriesResumeTokens, resumeTokenIn } from '../pages/parked-calls.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
@@ -47,19 +48,29 @@ export const modernEra: EraModule = {
     const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
     const clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
     const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
-    // An anonymous caller's parked calls and pages count against its address.
-    const parker = { user, transport, anonymous: caller };
     // A client that cannot open URLs gets a page's link in a result, and makes the same call again
     // (with no state) once the person answered: its parked state is on the server (when anything
-    // could be parked at all).
-    const parkable =
-      app.pages?.mayHoldParked === true && !elicitationModes(clientCapabilities, protocolVersion).url;
-    const state =
-      (await openState(app, sdk, bindingFacts, bindingOf)) ??
-      (parkable
-        ? (await resumeParked(app, app.pages!, bindingFacts, parker, bindingOf()))?.state
-        : undefined) ??
-      firstRoundState();
+    // could be parked at all). An anonymous caller's is found by the resume token it carries back
+    // (never by its address, which others may share).
+    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
+    const host = app.hosts.of(clientInfo, protocolVersion);
+    const opensUrls =
+      elicitationModes(clientCapabilities, protocolVersion).url && (host?.opensPages(true) ?? true);
+    const anonymous = !user && transport === 'http';
+    const carriesTokens = anonymous && carriesResumeTokens(clientCapabilities);
+    const token = anonymous ? resumeTokenIn(sdk.mcpReq._meta) : undefined;
+    // Only where the author said so, and only for a client that carries no token back.
+    const address = anonymous && !carriesTokens && app.pages?.anonymousByAddress ? caller : undefined;
+    const parkable = app.pages?.mayHoldParked === true && !opensUrls;
+    const opened = await openState(app, sdk, bindingFacts, bindingOf);
+    const finder = { user, transport, resume: token, address };
+    const resumed =
+      opened === undefined && parkable
+        ? await resumeParked(app, app.pages!, bindingFacts, finder, bindingOf())
+        : undefined;
+    // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
+    const parker = { user, transport, resume: resumed ? token : undefined, address };
+    const state = opened ?? resumed?.state ?? firstRoundState();
     observe?.round(state.rounds + 1);
     const dropped = sdk.mcpReq.droppedInputResponseKeys;
     if (dropped && dropped.length > 0) {
@@ -95,7 +106,8 @@ export const modernEra: EraModule = {
       protocolVersion,
       user,
       clientCapabilities,
-      clientInfo: envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined,
+      clientInfo,
+      host,
       sdk,
       flows: app.flows,
       task: starter,
@@ -103,7 +115,9 @@ export const modernEra: EraModule = {
       pages: app.pages,
       call,
       secrets,
+      // An anonymous caller's pages count against its address: a budget bucket, not an identity.
       anonymousScope: user ? undefined : caller,
+      resumable: !anonymous || carriesTokens || address !== undefined,
       guard,
       notifications,
     };
@@ -133,8 +147,10 @@ export const modernEra: EraModule = {
     let guardAsk: Suspension | undefined;
     if (!failed && isInputRequired(result)) {
       try {
-        const items = batchItems(result.questions, (kind) =>
-          isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+        const items = batchItems(
+          result.questions,
+          (kind) => isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
+          facts.host,
         );
         guardAsk = guardSuspension(replay.stateSoFar(), items, result.data, guard, app.maxRounds);
       } catch (error) {
@@ -151,7 +167,13 @@ export const modernEra: EraModule = {
       // the client's go first (a result that parks the call cannot carry questions), the links in
       // the round after.
       if (suspension.outOfBand.length > 0 && !asks) {
-        const parked = { state: sealed, items: suspension.outOfBand, formsFailed: false, urlFailed: false };
+        const parked = {
+          state: sealed,
+          items: suspension.outOfBand,
+          formsFailed: false,
+          urlFailed: false,
+          shown: resumed?.shown,
+        };
         return parkCall(app, app.pages!, bindingFacts, parker, parked) as never;
       }
       const codec = await app.codec();

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { App } from '../app.js';
 import type { AskItem } from '../ask/ask-item.js';
-import type { ParkedCallKey } from '../pages/parked-calls.js';
+import { newResumeToken, type ParkedCallKey } from '../pages/parked-calls.js';
 import type { QuestionPages } from '../pages/question-pages.js';
 import { bindingBytes, type StateBinding } from '../state/binding.js';
 import type { RoundState } from '../state/round-state.js';
@@ -14,20 +15,52 @@ export interface ParkingCaller {
   readonly transport: 'stdio' | 'http';
   /** An anonymous 2025 caller's session. */
   readonly session?: string | undefined;
-  /** Whom an anonymous caller's budgets count against otherwise (its address; see `callerKey`). */
-  readonly anonymous?: string | undefined;
+  /**
+   * An anonymous 2026-07-28 caller's resume token: the one its request carried back, when that
+   * resumed a parked call (a new one is made when the call parks).
+   */
+  readonly resume?: string | undefined;
+  /**
+   * An anonymous 2026-07-28 caller's address, when the author lets such calls park by address
+   * (`questionPages.anonymousByAddress`) and its client carries no resume token back.
+   */
+  readonly address?: string | undefined;
 }
 
-/** The store key of a call: its binding bytes (server, method, target, arguments, user) and its caller. */
-export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCallKey {
+/**
+ * The store key of a call: its binding bytes (server, method, target, arguments, user) and its
+ * caller; `undefined` for an anonymous 2026-07-28 caller with no resume token, which nothing tells
+ * apart from another (an address is shared by a NAT, a proxy, an IPv6 /64, or every caller of an
+ * endpoint given no address).
+ */
+export function parkingKey(binding: Uint8Array, caller: ParkingCaller): ParkedCallKey | undefined {
   const scope = caller.user
     ? `user:${caller.user.id}`
     : caller.transport === 'stdio'
       ? 'stdio'
       : caller.session !== undefined
         ? `session:${caller.session}`
-        : (caller.anonymous ?? 'anonymous');
-  return { scope, binding };
+        : caller.resume !== undefined
+          ? `resume:${caller.resume}`
+          : caller.address !== undefined
+            ? `address:${caller.address}`
+            : undefined;
+  return scope === undefined ? undefined : { scope, binding };
+}
+
+/** Whether a caller's parked call is found again by a resume token (an anonymous 2026-07-28 caller). */
+function needsToken(caller: ParkingCaller): boolean {
+  return (
+    !caller.user &&
+    caller.transport === 'http' &&
+    caller.session === undefined &&
+    caller.address === undefined
+  );
+}
+
+/** A link as a parked call remembers it was shown: a digest (the link itself is a capability). */
+function linkDigest(url: string): string {
+  return createHash('sha256').update(url).digest('base64url').slice(0, 22);
 }
 
 /**
@@ -45,14 +78,31 @@ export async function parkCall(
     readonly items: readonly AskItem[];
     readonly formsFailed: boolean;
     readonly urlFailed: boolean;
+    /** Digests of the links this call's results carried before (it was resumed by address). */
+    readonly shown?: readonly string[] | undefined;
   },
 ): Promise<ParkedOutcome> {
   const codec = await app.codec();
   const bytes = bindingBytes(binding);
   const state = await codec.seal(parked.state, bytes, pages.parkedTtlSeconds);
   const { formsFailed, urlFailed } = parked;
-  await pages.park(parkingKey(bytes, caller), { state, formsFailed, urlFailed });
-  return parkedOutcome(parked.items, pages.asker, binding);
+  const resume = needsToken(caller) ? (caller.resume ?? newResumeToken()) : undefined;
+  const key = parkingKey(bytes, { ...caller, resume });
+  // The ladder refuses a link for a caller that cannot be found again (routeForm); this is the backstop.
+  if (!key) throw new Error('A call of an anonymous caller with no resume token cannot be parked.');
+  // Parked by address, a call may be resumed by another caller at that address: a link it was given
+  // is never given again while its page waits, only the links of pages opened since.
+  const withheld = new Set(caller.address === undefined ? [] : (parked.shown ?? []));
+  const outcome = parkedOutcome(parked.items, pages.asker, binding, {
+    resume,
+    withheld: (url) => withheld.has(linkDigest(url)),
+  });
+  const shown =
+    caller.address === undefined
+      ? undefined
+      : [...new Set([...withheld, ...outcome.links.map((link) => linkDigest(link.url))])];
+  await pages.park(key, { state, formsFailed, urlFailed, ...(shown && { shown }) });
+  return outcome;
 }
 
 /**
@@ -67,13 +117,23 @@ export async function resumeParked(
   caller: ParkingCaller,
   bytes: Uint8Array = bindingBytes(binding),
 ): Promise<
-  { readonly state: RoundState; readonly formsFailed: boolean; readonly urlFailed: boolean } | undefined
+  | {
+      readonly state: RoundState;
+      readonly formsFailed: boolean;
+      readonly urlFailed: boolean;
+      readonly shown?: readonly string[];
+    }
+  | undefined
 > {
-  const parked = await pages.unpark(parkingKey(bytes, caller));
+  const key = parkingKey(bytes, caller);
+  const parked = key && (await pages.unpark(key));
   if (!parked) return undefined;
   const codec = await app.codec();
   const opened = await codec.open(parked.state, bytes, pages.parkedTtlSeconds);
-  if (opened.ok) return { state: opened.state, formsFailed: parked.formsFailed, urlFailed: parked.urlFailed };
+  if (opened.ok) {
+    const { formsFailed, urlFailed, shown } = parked;
+    return { state: opened.state, formsFailed, urlFailed, ...(shown && { shown }) };
+  }
   app.log(
     'warn',
     `A parked ${binding.method} ${JSON.stringify(binding.target)} did not open (${STATE_REFUSAL_EXPLANATIONS[opened.reason]}); it starts afresh.`,

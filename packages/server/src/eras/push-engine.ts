@@ -42,7 +42,21 @@ export type PageFallback<T> = (
   kind: QuestionKind,
   engine: PushEngine,
   data: T,
+  why: FallbackReason,
 ) => Promise<AskItem> | undefined;
+
+/**
+ * Why a question goes another way: the client answered it with an error of its own (`refused`), or
+ * it was still unanswered when the host's profile says the host gives up (`host-limit`).
+ */
+export type FallbackReason = 'refused' | 'host-limit';
+
+/** A question not sent at all: the host's time limit had (nearly) passed already. */
+class HostLimitReached extends Error {
+  constructor(readonly ms: number) {
+    super('The host gives up on questions sooner than this one could be answered.');
+  }
+}
 
 /**
  * Whether a question failed because the client answered it with an error of its own (it does not
@@ -54,6 +68,7 @@ function isClientRefusal(error: unknown, signal: AbortSignal): boolean {
   return error instanceof ProtocolError;
 }
 
+import type { CallHost } from '../ask/call-host.js';
 import { type WaitingCall, waitingCallOf } from '../context/waiting-progress.js';
 
 /** What the engine needs of the call it serves. */
@@ -93,15 +108,25 @@ export class PushEngine implements WaitingAsk {
   #parked: readonly AskItem[] | undefined;
   #fallback: PageFallback<never> | undefined;
   #fallbackData: unknown;
+  /** The call's client, when a host profile knows it: its time limit moves a question to a page. */
+  readonly #host: CallHost | undefined;
+  readonly #startedAt: number;
+  /** Questions sent with the host's time limit rather than the server's (their timeout means "to a page"). */
+  readonly #hostLimited = new WeakSet<AskItem>();
 
-  /** @param resume the state of a call parked earlier, which this call goes on from. */
-  constructor(call: PushCall, protocolVersion: string, callId: string, resume?: RoundState) {
+  /**
+   * @param resume the state of a call parked earlier, which this call goes on from.
+   * @param host the call's client, when a host profile knows it.
+   */
+  constructor(call: PushCall, protocolVersion: string, callId: string, resume?: RoundState, host?: CallHost) {
     this.#call = call;
     this.#protocolVersion = protocolVersion;
     this.#callId = callId;
     this.#rounds = resume?.rounds ?? 0;
     this.#journal = resume ? new Journal(resume.journal) : undefined;
     this.#waiting = waitingCallOf(call.app.waitingReminders, call.sdk);
+    this.#host = host;
+    this.#startedAt = Date.now();
   }
 
   /** `AskEngine`: the handler's own progress, which the reminders go on from. */
@@ -237,12 +262,47 @@ export class PushEngine implements WaitingAsk {
     throw PARK;
   }
 
-  /** `WaitingAsk`: a question the client failed to show goes to a page of the server instead. */
+  /**
+   * `WaitingAsk`: a question the client failed to show, or one its host would give up on, goes to a
+   * page of the server instead.
+   */
   fallback(item: AskItem, kind: QuestionKind, error: unknown): Promise<ItemResult> | undefined {
-    if (!this.#fallback || !isClientRefusal(error, this.#call.sdk.mcpReq.signal)) return undefined;
-    return this.#fallback(item, kind, this, this.#fallbackData as never)?.then((instead) =>
+    if (!this.#fallback) return undefined;
+    const why: FallbackReason | undefined = isClientRefusal(error, this.#call.sdk.mcpReq.signal)
+      ? 'refused'
+      : this.#hostGaveUp(item, error)
+        ? 'host-limit'
+        : undefined;
+    if (why === undefined) return undefined;
+    return this.#fallback(item, kind, this, this.#fallbackData as never, why)?.then((instead) =>
       this.#askOne(instead),
     );
+  }
+
+  /** Whether a question failed because the host's time limit came, not the server's or the call's. */
+  #hostGaveUp(item: AskItem, error: unknown): boolean {
+    if (!this.#hostLimited.has(item) || this.#call.sdk.mcpReq.signal.aborted) return false;
+    return (
+      error instanceof HostLimitReached ||
+      (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+    );
+  }
+
+  /**
+   * How long to wait for the answer to a question sent now: the server's `questionTimeoutMs`, or
+   * less where the call's host gives up sooner (a form then goes to a page before it does). Returns
+   * the deadline too when it is the host's.
+   */
+  #timeoutFor(kind: QuestionKind, item: AskItem): { readonly ms: number; readonly deadline?: number } {
+    const server = this.#call.app.questionTimeoutMs;
+    const now = Date.now();
+    const deadline = kind.name === 'form' ? this.#host?.questionDeadline(this.#startedAt, now) : undefined;
+    if (deadline === undefined || deadline - now >= server) {
+      this.#hostLimited.delete(item);
+      return { ms: server };
+    }
+    this.#hostLimited.add(item);
+    return { ms: deadline - now, deadline };
   }
 
   /** `WaitingAsk`: a reply that is not even the shape of an answer. */
@@ -295,10 +355,14 @@ export class PushEngine implements WaitingAsk {
    */
   send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
     const { sdk, app } = this.#call;
+    const timeout = this.#timeoutFor(kind, item);
     // Pending from here until `replied` or `failed` (askUntilAnswered calls one of them, once).
     app.pendingQuestions.sent();
-    this.#waiting?.began();
-    const options = { timeout: app.questionTimeoutMs, signal: sdk.mcpReq.signal };
+    this.#waiting?.began(timeout.deadline);
+    const options = { timeout: timeout.ms, signal: sdk.mcpReq.signal };
+    // Less than a second left before the host gives up: the page at once, rather than a question it drops.
+    if (timeout.deadline !== undefined && timeout.ms < 1000)
+      return Promise.reject(new HostLimitReached(Math.max(0, timeout.ms)));
     try {
       const { resultSchema, ...request } = kind.request.handshake(item, message, this.#protocolVersion);
       return resultSchema
@@ -327,6 +391,7 @@ export class PushEngine implements WaitingAsk {
     // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
     const signal = this.#call.sdk.mcpReq.signal;
     if (signal.aborted) return new CallCancelledError(signal.reason);
+    if (error instanceof HostLimitReached) return new QuestionTimeoutError(error.ms);
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new QuestionTimeoutError(this.#call.app.questionTimeoutMs);
     }

@@ -1,7 +1,7 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { fingerprint } from '../ask/fingerprint.js';
-import { kindOf, questionMessage } from '../ask/kind-table.js';
+import { kindOf, NOT_FINISHED_YET, questionMessage } from '../ask/kind-table.js';
 import type { FlowWatch } from '../ask/question-kind.js';
 import { SUSPEND } from '../context/parley-context.js';
 import { ReplayDivergenceError, RoundLimitError, TooManyInvalidAnswersError } from '../errors.js';
@@ -164,6 +164,8 @@ export class ReplayEngine {
     const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
     const tries = answering && pending ? pending.tries : 0;
     const reasons = new Map<string, string>();
+    /** Pages the client said were finished, still open: asked again, saying so. */
+    const unfinished = new Set<string>();
     const results = new Map<string, ItemResult>();
 
     for (const item of point.items) {
@@ -189,6 +191,7 @@ export class ReplayEngine {
         // Not settled yet (a flow's page still open): asked again in the next round.
         const settled = await kind.settle(item, checked.result, lookOnce);
         if (settled !== undefined) results.set(item.key, settled);
+        else if ((checked.result as { action?: unknown }).action === 'accept') unfinished.add(item.key);
       }
     }
 
@@ -216,7 +219,13 @@ export class ReplayEngine {
         continue;
       }
       if (kind.outOfBand?.(item)) outOfBand.push(item);
-      else inputRequests[item.key] = kind.request.modern(item, questionMessage(item, reasons.get(item.key)));
+      else
+        inputRequests[item.key] = kind.request.modern(
+          item,
+          unfinished.has(item.key)
+            ? `${NOT_FINISHED_YET}\n\n${questionMessage(item)}`
+            : questionMessage(item, reasons.get(item.key)),
+        );
     }
     const nextPending: PendingAsk = {
       fingerprint: point.fingerprint,

@@ -2,7 +2,7 @@ import { ToolError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Json } from '../state/round-state.js';
 import { isFlowId, newFlowId } from './flow-id.js';
-import type { FlowRecord, FlowSettlement, FlowStore } from './flow-types.js';
+import type { FlowRecord, FlowSettlement, FlowStore, KeptValue } from './flow-types.js';
 import { MemoryFlowStore } from './memory-store.js';
 import { messagePage as htmlMessage } from './pages.js';
 
@@ -61,6 +61,11 @@ export interface FlowsOptions {
   readonly maxDataBytes?: number;
   /** Pending flows one user may have at once. Default 10. */
   readonly maxPendingPerUser?: number;
+  /**
+   * Flows one user may hold at once, pending or done: a settled flow is kept until its link would
+   * have expired, plus 15 minutes (so the link reads as used). Default five times `maxPendingPerUser`.
+   */
+  readonly maxKeptPerUser?: number;
 }
 
 /**
@@ -134,7 +139,7 @@ export class FlowKit {
     kind: string,
     principal: string,
     data: Json,
-    options: { readonly capability?: boolean; readonly maxPending?: number } = {},
+    options: { readonly capability?: boolean; readonly maxPending?: number; readonly maxKept?: number } = {},
   ): Promise<FlowRecord> {
     if (!options.capability && !this.checksPerson) {
       throw new TypeError(
@@ -166,9 +171,11 @@ export class FlowKit {
       ...(options.capability && { capability: true as const }),
     };
     const maxPending = options.maxPending ?? this.#options.maxPendingPerUser ?? 10;
-    if (!(await this.#store.create(flow, maxPending))) {
+    const maxKept = options.maxKept ?? this.#options.maxKeptPerUser ?? maxPending * 5;
+    if (!(await this.#store.create(flow, maxPending, maxKept))) {
       throw new ToolError(
-        `You already have ${maxPending} links waiting to be opened; finish or cancel one, or try again when they expire.`,
+        `You already have ${maxPending} links waiting to be opened, or ${maxKept} kept in all (a used link is ` +
+          'kept a while, so it reads as used); finish or cancel one, or try again in a few minutes.',
       );
     }
     return flow;
@@ -204,9 +211,19 @@ export class FlowKit {
     await this.#store.settle(id, { status: 'cancelled' });
   }
 
-  /** Settles a flow and wakes the calls of this process waiting on it. */
-  async settle(id: string, settlement: FlowSettlement): Promise<boolean> {
-    const settled = await this.#store.settle(id, settlement);
+  /**
+   * Settles a flow and wakes the calls of this process waiting on it. `kept`: a value kept with the
+   * settlement, written only when it wins (atomically, where the store can).
+   */
+  async settle(id: string, settlement: FlowSettlement, kept?: KeptValue): Promise<boolean> {
+    const store = this.#store;
+    let settled: boolean;
+    if (!kept) settled = await store.settle(id, settlement);
+    else if (store.settleKeeping) settled = await store.settleKeeping(id, settlement, kept);
+    else {
+      settled = await store.settle(id, settlement);
+      if (settled) await store.putValue?.(kept.key, kept.value, kept.expiresAt);
+    }
     if (settled) for (const wake of this.#waiters.get(id) ?? []) wake();
     return settled;
   }

@@ -46,16 +46,25 @@ export interface FlowStore {
   /**
    * Saves a new pending flow; it disappears (or reads as expired) after `expiresAt`. Returns false
    * (and saves nothing) when the flow's user already has `maxPendingPerUser` pending, unexpired
-   * flows; the check and the save are one atomic step.
+   * flows, or holds `maxKeptPerUser` flows in all (pending, or settled or expired and still kept so
+   * their links read as used); the checks and the save are one atomic step.
    */
-  create(flow: FlowRecord, maxPendingPerUser?: number): Promise<boolean>;
+  create(flow: FlowRecord, maxPendingPerUser?: number, maxKeptPerUser?: number): Promise<boolean>;
   /** The flow, or `undefined` when there is none (never created, or gone after expiry). */
   get(id: string): Promise<FlowRecord | undefined>;
   /**
    * Settles a pending flow, atomically: returns false (and changes nothing) when the flow is not
-   * pending any more or does not exist, so a flow completes at most once.
+   * pending any more or does not exist, so a flow completes at most once. A settled flow keeps no
+   * `data` (it reads as `null`): only its status and result are read after it.
    */
   settle(id: string, settlement: FlowSettlement): Promise<boolean>;
+  /**
+   * Settles a pending flow as {@link settle} does and, only when that settlement wins, keeps `kept`
+   * too, in one atomic step: of racing answers to a page, the value kept is the one that counts.
+   * Optional; without it the value is kept right after the settlement, and a reader in between finds
+   * the flow settled but no value yet.
+   */
+  settleKeeping?(id: string, settlement: FlowSettlement, kept: KeptValue): Promise<boolean>;
   /**
    * Keeps a small value under `key` until `expiresAt` (ms since epoch), replacing any value there:
    * question pages keep parked calls and sealed answers with it. Optional, for stores written before
@@ -67,4 +76,18 @@ export interface FlowStore {
   getValue?(key: string): Promise<string | undefined>;
   /** Deletes the value under `key` (nothing when there is none). */
   deleteValue?(key: string): Promise<void>;
+  /**
+   * Reads and deletes the value under `key` in one atomic step, so of racing readers one gets it.
+   * Optional; without it a parked call is read, then deleted, and retries racing in between may
+   * each resume it.
+   */
+  takeValue?(key: string): Promise<string | undefined>;
+}
+
+/** A value kept with a settlement ({@link FlowStore.settleKeeping}). */
+export interface KeptValue {
+  readonly key: string;
+  readonly value: string;
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number;
 }

@@ -1,7 +1,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { plainTargetOf, type RequestTarget } from '../serve/request-target.js';
 import { type Challenge, challengeResponse } from './challenge.js';
-import { DEFAULT_DPOP_ALGORITHMS, type DpopOptions, DpopProofError, dpopProofChecker } from './dpop-proof.js';
+import {
+  DEFAULT_DPOP_ALGORITHMS,
+  DpopBusyError,
+  type DpopOptions,
+  DpopProofError,
+  dpopProofChecker,
+} from './dpop-proof.js';
 import { boundKeyOf, InvalidTokenError, type TokenVerifier } from './token-verifier.js';
 
 /** Scopes a caller's token must hold, for every request and per tool, prompt or resource. */
@@ -175,6 +181,7 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
             jkt,
           });
         } catch (error) {
+          if (error instanceof DpopBusyError) return busy(error);
           if (!(error instanceof DpopProofError)) throw error;
           return refuse({ status: 401, error: 'invalid_dpop_proof', description: error.message, scheme });
         }
@@ -255,4 +262,19 @@ function scopesFor(required: RequiredScopes, target: RequestTarget): readonly st
         : required.resources;
   const key = target.kind === 'resource' ? target.uri : target.name;
   return (table && Object.hasOwn(table, key) ? table[key] : undefined) ?? [];
+}
+
+/** A good-looking proof there is no room to remember (429 for a key too fast, 503 for a full cache). */
+function busy(error: DpopBusyError): Response {
+  return new Response(
+    JSON.stringify({ error: 'temporarily_unavailable', error_description: error.message }),
+    {
+      status: error.status,
+      headers: {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'retry-after': String(error.retryAfter),
+      },
+    },
+  );
 }

@@ -36,8 +36,24 @@ export interface QuestionPagesOptions {
    * holds the link answer instead (as on stdio and for anonymous calls). Default false.
    */
   readonly linkHolderMayAnswer?: boolean;
+  /**
+   * Lets an anonymous 2026-07-28 call whose client neither opens URLs nor carries a resume token back
+   * park by its network address (else its question is `ElicitationUnavailable`). Then every caller
+   * at that address is one caller to Parley: whoever makes the same call next takes the parked call
+   * over, and with it the person's answers (a link is never given twice while its page waits).
+   * Behind a NAT, a proxy, an IPv6 /64, or `server.endpoint()` given no `remoteAddress`, that is
+   * many people: only for a server whose anonymous callers each have an address of their own (a
+   * local tool on loopback for one person). Default false.
+   */
+  readonly anonymousByAddress?: boolean;
   /** Pages one user may have waiting at once. Default 20. */
   readonly maxPendingPerUser?: number;
+  /**
+   * Pages one user may hold at once, waiting or answered: an answered page is kept until its link
+   * would have expired, plus 15 minutes, so the link reads as used and the call can read the answer.
+   * Default 100 (and five times `maxPendingAnonymous` for all anonymous callers together).
+   */
+  readonly maxKeptPerUser?: number;
   /** Pages all anonymous callers together may have waiting at once. Default 200. */
   readonly maxPendingAnonymous?: number;
   /** Where the loopback listener binds when one is needed (stdio). Default `127.0.0.1`, port 0 (any free). */
@@ -73,6 +89,11 @@ export interface PageQuestion {
    * question); `retry`, ask the app to make the same request again (a link in a result).
    */
   readonly after: 'url' | 'retry';
+  /**
+   * URL mode on 2026-07-28: the app learns nothing of the page by itself and goes on only when the
+   * person says they have finished (on the 2025 eras the server waits, and the call goes on by itself).
+   */
+  readonly sayFinished?: boolean;
   /** A digest of the call (tool, arguments, user) a confirmation with proof is bound to. */
   readonly binding?: string;
 }
@@ -86,6 +107,8 @@ export interface QuestionFlowData {
   readonly confirm: boolean;
   readonly call: PageCall;
   readonly after: 'url' | 'retry';
+  /** See {@link PageQuestion.sayFinished}. */
+  readonly sayFinished?: boolean;
   readonly csrf: string;
   readonly binding?: string;
 }
@@ -93,9 +116,12 @@ export interface QuestionFlowData {
 /**
  * What a page's flow settles with: the person's action and, for an accepted form without secrets,
  * its content; with secrets, the content is sealed apart (`sealed`) and erased when the call ends.
+ * A confirmation with proof carries the digest of the call it was given for (`binding`): the flow's
+ * data, where the page read it, is not kept once the page is answered.
  */
-export type PageAnswer =
+export type PageAnswer = (
   | { readonly action: 'accept'; readonly content: Readonly<Record<string, unknown>> }
   | { readonly action: 'accept'; readonly sealed: true }
   | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+  | { readonly action: 'cancel' }
+) & { readonly binding?: string };

@@ -14,8 +14,16 @@ export interface QuestionPageDeps {
   readonly server: PageServer;
   readonly log: Logger;
   readonly ring: () => Promise<KeyRing>;
-  /** Keeps a sealed answer until `expiresAt`. */
-  readonly keepSealed: (pageId: string, token: string, expiresAt: number) => Promise<void>;
+  /**
+   * Settles the page with an answer that holds a secret, keeping its sealed content until
+   * `expiresAt`, only when this answer wins (of racing submits, the one kept is the one that counts).
+   */
+  readonly settleSealed: (
+    pageId: string,
+    settled: PageAnswer,
+    token: string,
+    expiresAt: number,
+  ) => Promise<boolean>;
   /** How long a sealed answer is kept past its page's expiry (the call may go on for as long as a round's state lives). */
   readonly sealedGraceMs: number;
   /** This page's URL, and where its assets are served. */
@@ -25,8 +33,8 @@ export interface QuestionPageDeps {
   readonly publicOrigin: () => string;
 }
 
-/** Largest answer a page accepts, in bytes of JSON. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** Largest answer a page accepts, in bytes of JSON (an answered page keeps it until its call reads it). */
+const MAX_ANSWER_BYTES = 16 * 1024;
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
 /** The page of every question: GET shows it (the script renders the form), POST takes the answer. */
@@ -93,7 +101,9 @@ async function answer(
   }
 
   const who = serverLabel(deps.server);
+  const binding = data.binding !== undefined ? { binding: data.binding } : {};
   let settled: PageAnswer;
+  let recorded: boolean;
   if (body.action === 'accept') {
     const parsed = parseContent(data.schema, body.content ?? {});
     if (!parsed.ok)
@@ -101,22 +111,29 @@ async function answer(
     const content = parsed.value as Record<string, unknown>;
     if (data.secretFields.length > 0) {
       const token = await sealAnswer(await deps.ring(), deps.server.name, flow.id, content);
-      await deps.keepSealed(flow.id, token, flow.expiresAt + deps.sealedGraceMs);
-      settled = { action: 'accept', sealed: true };
-    } else settled = { action: 'accept', content };
-  } else settled = { action: body.action as 'decline' | 'cancel' };
-
-  if (!(await actions.complete(settled as never)))
+      settled = { action: 'accept', sealed: true, ...binding };
+      recorded = await deps.settleSealed(flow.id, settled, token, flow.expiresAt + deps.sealedGraceMs);
+    } else {
+      settled = { action: 'accept', content, ...binding };
+      recorded = await actions.complete(settled as never);
+    }
+  } else {
+    settled = { action: body.action as 'decline' | 'cancel', ...binding };
+    recorded = await actions.complete(settled as never);
+  }
+  if (!recorded)
     return pageJson(410, { ok: false, message: 'This question was already answered or has expired.' });
-  return pageJson(200, { ok: true, message: afterText(who, settled.action, data.after) });
+  return pageJson(200, { ok: true, message: afterText(who, settled.action, data) });
 }
 
-/** What the person reads once the answer is in. */
-function afterText(who: string, action: PageAnswer['action'], after: QuestionFlowData['after']): string {
+/** What the person reads once the answer is in: what their app needs of them now. */
+function afterText(who: string, action: PageAnswer['action'], data: QuestionFlowData): string {
   const back =
-    after === 'url'
-      ? 'Go back to your app: it goes on by itself (if it asks, choose "I\'ve finished").'
-      : 'Go back to your app and ask it to make the same request again: it goes on from here.';
+    data.after !== 'url'
+      ? 'Go back to your app and ask it to make the same request again: it goes on from here.'
+      : data.sayFinished === true
+        ? 'Go back to your app and tell it you have finished (in the Parley lab: "I\'ve finished"): it goes on from there.'
+        : 'Go back to your app: it goes on by itself.';
   if (action === 'accept') return `Your answer reached ${who}. ${back} You can close this tab.`;
   const what = action === 'decline' ? 'You declined' : 'You cancelled';
   return `${what}; ${who} was told. ${back} You can close this tab.`;

@@ -82,8 +82,9 @@ export class QuestionPages {
         store: this.#store,
         path: this.#path,
         ttlSeconds: options.ttlSeconds ?? 900,
-        maxDataBytes: 64 * 1024,
+        maxDataBytes: 16 * 1024,
         maxPendingPerUser: options.maxPendingPerUser ?? 20,
+        maxKeptPerUser: options.maxKeptPerUser ?? 100,
         ...(publicUrl !== undefined && { publicUrl }),
         ...(session && signIn && { session, signIn }),
       },
@@ -96,7 +97,18 @@ export class QuestionPages {
         server: deps.server,
         log: deps.log,
         ring: deps.ring,
-        keepSealed: (id, token, expiresAt) => this.#values().putValue(`answer:${id}`, token, expiresAt),
+        settleSealed: (id, settled, token, expiresAt) => {
+          this.#values(); // a store that keeps no values cannot keep the answer: say so, not 410
+          return this.#kit.settle(
+            id,
+            { status: 'done', result: settled as unknown as Json },
+            {
+              key: `answer:${id}`,
+              value: token,
+              expiresAt,
+            },
+          );
+        },
         sealedGraceMs: deps.stateTtlSeconds * 1000,
         urlFor: (id) => this.#kit.urlFor(id),
         assetsBase: () => `${this.#kit.urlFor('assets')}`,
@@ -123,6 +135,11 @@ export class QuestionPages {
   /** Whether a page may be answered by whoever holds its link when its call's user cannot be checked. */
   get linkHolderMayAnswer(): boolean {
     return this.#deps.options.linkHolderMayAnswer === true;
+  }
+
+  /** Whether an anonymous call that can carry no resume token may park by its address (see the option). */
+  get anonymousByAddress(): boolean {
+    return this.#deps.options.anonymousByAddress === true;
   }
 
   /** Called by `listen()`: the bound address serves pages unless a public URL was configured. */
@@ -153,13 +170,15 @@ export class QuestionPages {
       confirm: question.confirm,
       call: question.call,
       after: question.after,
+      ...(question.sayFinished === true && { sayFinished: true }),
       csrf: randomBytes(24).toString('base64url'),
       ...(question.binding !== undefined && { binding: question.binding }),
     };
     const anonymous = who.principal === ANONYMOUS;
+    const maxPending = this.#deps.options.maxPendingAnonymous ?? 200;
     const flow = await this.#kit.create(KIND, who.principal, data as unknown as Json, {
       capability: who.capability,
-      ...(anonymous && { maxPending: this.#deps.options.maxPendingAnonymous ?? 200 }),
+      ...(anonymous && { maxPending, maxKept: maxPending * 5 }),
     });
     return { id: flow.id, url: this.#kit.urlFor(flow.id) };
   }
@@ -191,7 +210,9 @@ export class QuestionPages {
   ): Promise<{ action: 'accept'; value: unknown } | { action: 'decline' } | { action: 'cancel' }> {
     const answer = settled as unknown as PageAnswer;
     if (answer.action === 'decline' || answer.action === 'cancel') return { action: answer.action };
-    if (binding !== undefined) await this.#requireBinding(id, binding);
+    // A confirmation with proof counts only for the call it was asked for.
+    if (binding !== undefined && answer.binding !== binding)
+      throw new ToolError('This confirmation was given for another call, so it does not count. Call again.');
     let content: unknown;
     if ('sealed' in answer) {
       const token = await this.#values().getValue(`answer:${id}`);
@@ -208,14 +229,6 @@ export class QuestionPages {
     if (!parsed.ok)
       throw new ToolError('The answer given on the page does not fit the question any more. Call again.');
     return { action: 'accept', value: parsed.value };
-  }
-
-  /** A confirmation with proof counts only for the call it was asked for. */
-  async #requireBinding(id: string, binding: string): Promise<void> {
-    const flow = await this.#store.get(id);
-    const data = flow?.data as unknown as QuestionFlowData | undefined;
-    if (data?.binding !== binding)
-      throw new ToolError('This confirmation was given for another call, so it does not count. Call again.');
   }
 
   /** Erases sealed answers (their call ended). */
@@ -246,14 +259,21 @@ export class QuestionPages {
     return !(this.#store instanceof MemoryFlowStore) || parkedInMemory.has(this.#store);
   }
 
-  /** Takes a parked call back (it is kept no longer: a parked call resumes once). */
+  /**
+   * Takes a parked call back (it is kept no longer: a parked call resumes once, and of retries that
+   * race, one resumes it: atomically where the store can take a value).
+   */
   async unpark(key: ParkedCallKey): Promise<ParkedCall | undefined> {
     const values = this.#values();
     const storeKey = parkedCallKey(key);
-    const text = await values.getValue(storeKey);
-    if (text === undefined) return undefined;
-    await values.deleteValue(storeKey);
-    return decodeParkedCall(text);
+    const take = this.#store.takeValue?.bind(this.#store);
+    let text: string | undefined;
+    if (take) text = await take(storeKey);
+    else {
+      text = await values.getValue(storeKey);
+      if (text !== undefined) await values.deleteValue(storeKey);
+    }
+    return text === undefined ? undefined : decodeParkedCall(text);
   }
 
   /** How long a parked call's state is sealed for (it outlives a round: it waits for the page). */

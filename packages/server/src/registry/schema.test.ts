@@ -23,6 +23,11 @@ describe('checkArgs', () => {
     expect(checkArgs(schema, { name: 'A', count: 1.5 })).toEqual({
       ok: false,
       message: expect.stringMatching(/^name: .*; count: /),
+      // Each issue with the path to its value: what askMissing asks again.
+      issues: [
+        { path: ['name'], message: expect.any(String) },
+        { path: ['count'], message: expect.any(String) },
+      ],
     });
   });
 
@@ -43,6 +48,7 @@ describe('checkArgs', () => {
     await expect(checkArgs(schema, { site: 'http://example.com' })).resolves.toEqual({
       ok: false,
       message: 'site: Use an https address',
+      issues: [{ path: ['site'], message: 'Use an https address' }],
     });
     await expect(checkArgs(schema, { site: 'https://example.com' })).resolves.toEqual({
       ok: true,
@@ -67,6 +73,7 @@ describe('checkArgs', () => {
     expect(await checkArgs(schema, { name: 'Bo', age: 12 })).toEqual({
       ok: false,
       message: 'age: Adults only',
+      issues: [{ path: ['age'], message: 'Adults only' }],
     });
     expect(runs).toBe(2);
   });

@@ -25,8 +25,16 @@ export function toJsonSchema(
   return Object.freeze(json);
 }
 
+/** One problem checking arguments found: the path to the value (empty for the whole), and what is wrong. */
+export interface ArgsIssue {
+  readonly path: readonly string[];
+  readonly message: string;
+}
+
 /** What checking arguments against a schema found. */
-export type ArgsCheck = { ok: true; value: unknown } | { ok: false; message: string };
+export type ArgsCheck =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; issues: readonly ArgsIssue[] };
 
 /** Validates arguments; the message lists every issue with its path. */
 export async function validateArgs(schema: ArgsSchema | undefined, args: unknown): Promise<ArgsCheck> {
@@ -70,11 +78,16 @@ function checkOfZod(parsed: ZodParsed): ArgsCheck {
 
 function checkOf(result: StandardSchemaV1.Result<unknown>): ArgsCheck {
   if (!result.issues) return { ok: true, value: result.value };
-  const issues = result.issues.map((issue) => {
-    const path = (issue.path ?? [])
-      .map((part) => String(typeof part === 'object' ? part.key : part))
-      .join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  return { ok: false, message: issues.join('; ') };
+  const issues = result.issues.map((issue) => ({
+    path: (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part)),
+    message: issue.message,
+  }));
+  return { ok: false, message: describeIssues(issues), issues };
+}
+
+/** Issues as one line, each with its path: `boxes: Too big; reason: Invalid option`. */
+export function describeIssues(issues: readonly ArgsIssue[]): string {
+  return issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
 }

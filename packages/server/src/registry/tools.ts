@@ -1,9 +1,14 @@
 import type { Icon, Tool, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AskMissingOptions, WithFields } from '../ask-types.js';
 import type { ParleyContext, ToolReturn } from '../types.js';
+import { type ArgumentsSource, type MissingSettings, missingSettings } from './missing-args.js';
 import { type ArgsOf, type ArgsSchema, toJsonSchema } from './schema.js';
 
+/** The names of a schema's arguments. */
+export type ArgNames<I> = keyof ArgsOf<I> & string;
+
 /** How a tool presents itself. */
-export interface ToolConfig<I extends ArgsSchema | undefined = undefined> {
+export interface ToolConfig<I extends ArgsSchema | undefined = undefined, F extends ArgNames<I> = never> {
   readonly title?: string;
   readonly description?: string;
   /** The tool's arguments: a zod v4 object (or any Standard Schema with JSON Schema output). */
@@ -23,6 +28,22 @@ export interface ToolConfig<I extends ArgsSchema | undefined = undefined> {
    * questions round by round) until the handler calls `await ctx.runAsTask()`.
    */
   readonly task?: TaskSupport | { readonly support: TaskSupport; readonly start?: 'call' | 'manual' };
+  /**
+   * Arguments the caller left out or got wrong are asked of the person, in one form, instead of
+   * failing the call: those the input schema requires, and the optional ones named in `fields`.
+   * The handler runs with the arguments complete and checked. Arguments a form cannot ask (objects,
+   * lists of objects) still fail with the usual invalid-arguments error, and so does a call from a
+   * client that cannot be asked at all. A person who declines gets no call of the handler. To ask
+   * with defaults worked out per call, use `ctx.elicitMissing(args, options)` in the handler.
+   *
+   * @example
+   * server.tool(
+   *   'book_return',
+   *   { input: z.object({ boxes: z.int().min(1).max(3).optional() }), askMissing: { fields: ['boxes'] } },
+   *   async ({ boxes }) => `Booked ${boxes} box(es).`, // boxes: number
+   * );
+   */
+  readonly askMissing?: true | AskMissingOptions<ArgsOf<I>, F>;
 }
 
 /** Whether a tool may run as a task, or must. */
@@ -35,10 +56,16 @@ export interface TaskMode {
 }
 
 /** A tool's body: gets the checked arguments and the context, returns the result (or a string); may ask with `ctx.elicit`. */
-export type ToolHandler<I extends ArgsSchema | undefined> = (
-  args: ArgsOf<I>,
+export type ToolHandler<I extends ArgsSchema | undefined, F extends ArgNames<I> = never> = (
+  args: WithFields<ArgsOf<I>, F>,
   ctx: ParleyContext,
 ) => ToolReturn | Promise<ToolReturn>;
+
+/** A tool that asks for its missing arguments: its schema's facts and how it asks. */
+export interface MissingArguments {
+  readonly source: ArgumentsSource;
+  readonly settings: MissingSettings;
+}
 
 export interface RegisteredTool {
   readonly name: string;
@@ -48,6 +75,10 @@ export interface RegisteredTool {
   readonly handler: ToolHandler<ArgsSchema | undefined>;
   readonly listing: Tool;
   readonly task: TaskMode | undefined;
+  /** How the tool's arguments are asked for (`askMissing`), and for `ctx.elicitMissing`. */
+  readonly missing: MissingArguments | undefined;
+  /** What `ctx.elicitMissing` reads: the tool's schemas (a tool with an input schema). */
+  readonly source: ArgumentsSource | undefined;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -57,7 +88,11 @@ export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   #listing: Tool[] | undefined;
 
-  add<I extends ArgsSchema | undefined>(name: string, config: ToolConfig<I>, handler: ToolHandler<I>): void {
+  add<I extends ArgsSchema | undefined, F extends ArgNames<I>>(
+    name: string,
+    config: ToolConfig<I, F>,
+    handler: ToolHandler<I, F>,
+  ): void {
     if (!TOOL_NAME.test(name)) {
       throw new TypeError(
         `Tool name ${JSON.stringify(name)} is not valid: use 1 to 128 of A-Z a-z 0-9 _ - .`,
@@ -83,14 +118,30 @@ export class ToolRegistry {
       ...(config._meta && { _meta: config._meta }),
       ...(task && { execution: { taskSupport: task.support } }),
     };
+    const source: ArgumentsSource | undefined = config.input && {
+      tool: name,
+      label: config.title ?? name,
+      input: config.input,
+      json: listing.inputSchema as Readonly<Record<string, unknown>>,
+    };
+    if (config.askMissing !== undefined && source === undefined)
+      throw new TypeError(
+        `Tool ${name} has askMissing but no input schema to ask from; add input: z.object({...}).`,
+      );
+    const missing =
+      config.askMissing === undefined || source === undefined
+        ? undefined
+        : { source, settings: missingSettings(source, config.askMissing as never) };
     this.#tools.set(name, {
       name,
       input: config.input,
       output: config.output,
       outputJson,
-      handler: handler as ToolHandler<ArgsSchema | undefined>,
+      handler: handler as unknown as ToolHandler<ArgsSchema | undefined>,
       listing,
       task,
+      missing,
+      source,
     });
     this.#listing = undefined;
   }

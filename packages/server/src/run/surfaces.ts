@@ -7,11 +7,14 @@ import {
   type Server,
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
+import { PARLEY_RESUME_META } from '@parley/core';
 import type { App } from '../app.js';
+import { askForMissing, bindArguments, notGiven } from '../ask/ask-missing.js';
 import type { CallSpec } from '../eras/era.js';
 import type { ParkedOutcome } from '../eras/parked.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { PAGES_META } from '../pages/page-types.js';
+import { type MissingPlan, planMissing } from '../registry/missing-args.js';
 import { type ArgsCheck, checkArgs, validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
@@ -84,11 +87,20 @@ const tools: Surface<'tools/call'> = {
   fail: (message) => toolError(message),
 };
 
-/** The call of `tool`, or the error result of its arguments' failed check. */
+/**
+ * The call of `tool`, or the error result of its arguments' failed check. A tool that asks for its
+ * missing arguments (`askMissing`) is called with a plan of what to ask, unless nothing it lacks
+ * can be asked.
+ */
 function toolCallOf(tool: RegisteredTool, args: unknown, validated: ArgsCheck): FoundOrRefused {
+  if (tool.missing) {
+    const plan = planMissing(tool.missing.source, args, validated, tool.missing.settings);
+    if (plan.kind === 'refuse') return { refused: toolError(plan.message) };
+    return new ToolCall(tool, args, plan.kind === 'complete' ? plan.value : undefined, plan);
+  }
   if (!validated.ok)
     return { refused: toolError(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
-  return new ToolCall(tool, args, validated.value);
+  return new ToolCall(tool, args, validated.value, undefined);
 }
 
 /**
@@ -111,11 +123,14 @@ class ToolCall implements FoundCall {
   readonly spec: CallSpec;
   readonly #tool: RegisteredTool;
   readonly #value: unknown;
+  /** What to ask the person before the handler runs (`askMissing`), when the arguments lack anything. */
+  readonly #ask: Extract<MissingPlan, { kind: 'ask' }> | undefined;
 
-  constructor(tool: RegisteredTool, args: unknown, value: unknown) {
+  constructor(tool: RegisteredTool, args: unknown, value: unknown, plan: MissingPlan | undefined) {
     this.spec = { method: 'tools/call', target: tool.name, args };
     this.#tool = tool;
     this.#value = value;
+    this.#ask = plan?.kind === 'ask' ? plan : undefined;
   }
 
   get what(): string {
@@ -128,13 +143,25 @@ class ToolCall implements FoundCall {
 
   handler(ctx: ParleyContext): Promise<unknown> {
     const tool = this.#tool;
+    if (tool.source) bindArguments(ctx, tool.source);
     if (tool.task?.start === 'call') return this.#runAsTask(ctx);
+    if (this.#ask) return this.#askThenRun(ctx);
     return promised(() => tool.handler(this.#value as never, ctx));
   }
 
   async #runAsTask(ctx: ParleyContext): Promise<unknown> {
     await ctx.runAsTask();
+    if (this.#ask) return this.#askThenRun(ctx);
     return this.#tool.handler(this.#value as never, ctx);
+  }
+
+  /** Asks the person for the arguments the caller did not give, then runs the handler with all of them. */
+  async #askThenRun(ctx: ParleyContext): Promise<unknown> {
+    const tool = this.#tool;
+    const plan = this.#ask!;
+    const answer = await askForMissing(ctx, tool.missing!.source, plan, tool.missing!.settings);
+    if (answer.action !== 'accept') return notGiven(tool.name, answer.action, plan.asked);
+    return tool.handler(answer.value as never, ctx);
   }
 
   async finish(value: unknown, server: Server): Promise<Result> {
@@ -163,7 +190,10 @@ class ToolCall implements FoundCall {
 
 /** The links of a parked call, for hosts that show them as they show a URL question. */
 function pagesMeta(outcome: ParkedOutcome): Record<string, unknown> {
-  return { [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })) };
+  return {
+    [PAGES_META]: outcome.links.map(({ key, url, message }) => ({ key, url, message })),
+    ...(outcome.resume !== undefined && { [PARLEY_RESUME_META]: outcome.resume }),
+  };
 }
 
 /** Prompts and resources have no error result: a failure becomes a JSON-RPC error. */

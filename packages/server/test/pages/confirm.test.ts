@@ -121,4 +121,40 @@ describe("ctx.confirm with { proof: 'page' }", () => {
     expect(textOf(await client.callTool('cancel_order'))).toBe('Order 42 kept (decline).');
     await client.close();
   });
+
+  it('is refused for an anonymous call, on both eras: a link its client holds is no proof (issue 41, finding 2)', async () => {
+    const refusal = /A confirmation with proof must be given by the signed-in user: this call has no user/;
+    const before = [...cancelled];
+    // Before the fix, the page was a capability link: the client opened it, read its csrf token and
+    // accepted by itself, and the order was cancelled with nobody at a browser.
+    const modern = await callTool(
+      served.wire,
+      'cancel_order',
+      {},
+      {},
+      { capabilities: CAPABILITIES.formAndUrl },
+    );
+    const result = resultOf(modern);
+    expect(result.resultType).not.toBe('input_required');
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]!.text).toMatch(refusal);
+
+    const client = await connectHandshake(
+      { url: served.url },
+      {
+        capabilities: { elicitation: { form: {}, url: {} } },
+        answer: async (request) => {
+          const url = (request.params as { url?: string }).url;
+          if (url) await new PagePerson().answer(url, { action: 'accept', content: { value: true } });
+          return { action: 'accept' };
+        },
+      },
+    );
+    const old = await client.callTool('cancel_order');
+    expect(old.isError).toBe(true);
+    expect(textOf(old)).toMatch(refusal);
+    expect(client.received).toEqual([]);
+    await client.close();
+    expect(cancelled).toEqual(before);
+  });
 });

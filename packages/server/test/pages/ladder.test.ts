@@ -2,7 +2,13 @@ import { ask, createServer, type ParleyServer } from '@parley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHandshake, textOf } from '../wire/handshake-client.js';
 import { type InProcess, serveInProcess } from '../wire/in-process.js';
-import { CAPABILITIES, callTool, type ModernReply } from '../wire/modern-envelope.js';
+import {
+  CAPABILITIES,
+  callTool,
+  type ModernReply,
+  resumeTokenOf,
+  resuming,
+} from '../wire/modern-envelope.js';
 import { PagePerson, pageLinkIn } from '../wire/page-person.js';
 
 // The ladder end to end, over real loopback HTTP: a form question reaches the person whatever the
@@ -109,6 +115,12 @@ describe('2026-07-28', () => {
       ),
     );
     expect(early.resultType).toBe('input_required');
+    // ...and says why: the client said the person had finished, but the page was not answered.
+    const askedAgain = (early.inputRequests as Record<string, { params: { url: string; message: string } }>)
+      .details!;
+    expect(askedAgain.params.url).toBe(request.params.url);
+    expect(askedAgain.params.message).toMatch(/^The page has not been answered yet: answer it .* first/);
+    expect(askedAgain.params.message).toContain('How should we pick it up?');
 
     const answered = await person.answer(request.params.url, {
       action: 'accept',
@@ -118,6 +130,10 @@ describe('2026-07-28', () => {
     expect(answered.island.call).toEqual({ kind: 'tool', name: 'book_return' });
     expect(answered.island.server.title).toBe('Returns desk');
     expect(answered.island.after).toBe('url');
+    // On 2026-07-28 the app goes on only when the person says so: the page tells them to.
+    expect(answered.body.message).toBe(
+      'Your answer reached Returns desk. Go back to your app and tell it you have finished (in the Parley lab: "I\'ve finished"): it goes on from there. You can close this tab.',
+    );
 
     const done = await callTool(
       served.wire,
@@ -136,19 +152,21 @@ describe('2026-07-28', () => {
 
   it('gives a client that declared no elicitation the link, and goes on when the same call comes again', async () => {
     const before = booked.length;
-    const first = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
-    const text = textOfReply(first);
+    const resumes = { capabilities: CAPABILITIES.resumes };
+    const first = result(await callTool(served.wire, 'book_return', {}, {}, resumes));
+    const text = textOfReply({ status: 200, message: { jsonrpc: '2.0', id: 1, result: first } });
     expect(text).toContain('How should we pick it up?');
     expect(text).toContain('call book_return again with the same arguments');
     const link = pageLinkIn(text);
-    const meta = (result(first)._meta as Record<string, { url: string }[]>)['dev.parley/pages']!;
+    const meta = (first._meta as Record<string, { url: string }[]>)['dev.parley/pages']!;
     expect(meta[0]!.url).toBe(link);
+    const token = resumeTokenOf(first);
+    expect(token).toMatch(/^[\w-]{32}$/);
 
-    // Called again before the person answered: the same link again, nothing booked.
-    const waiting = textOfReply(
-      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none }),
-    );
-    expect(pageLinkIn(waiting)).toBe(link);
+    // Called again with its token before the person answered: the same link again, nothing booked.
+    const waiting = result(await callTool(served.wire, 'book_return', {}, resuming(token), resumes));
+    expect(pageLinkIn((waiting.content as { text: string }[])[0]!.text)).toBe(link);
+    expect(resumeTokenOf(waiting)).toBe(token);
 
     const answered = await person.answer(link, {
       action: 'accept',
@@ -157,30 +175,126 @@ describe('2026-07-28', () => {
     expect(answered.status).toBe(200);
     expect(answered.island.after).toBe('retry');
 
-    const done = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
+    const done = await callTool(served.wire, 'book_return', {}, resuming(token), resumes);
     expect(textOfReply(done)).toBe(`Return R${before + 1}: 1 box(es), Wrong item.`);
+    expect(resumeTokenOf(result(done))).toBeUndefined();
     expect(booked.length).toBe(before + 1);
 
-    // The parked call resumed once: the next call is a new one.
-    const fresh = textOfReply(
-      await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none }),
-    );
-    expect(pageLinkIn(fresh)).not.toBe(link);
+    // The parked call resumed once: the next call is a new one, with the old token or without one.
+    for (const round of [resuming(token), {}]) {
+      const fresh = textOfReply(await callTool(served.wire, 'book_return', {}, round, resumes));
+      expect(pageLinkIn(fresh)).not.toBe(link);
+    }
   });
 
   it('keeps decline and cancel apart on the page', async () => {
-    const first = textOfReply(
-      await callTool(served.wire, 'book_return', { n: 1 }, {}, { capabilities: CAPABILITIES.none }),
-    );
-    await person.answer(pageLinkIn(first), { action: 'decline' });
+    const resumes = { capabilities: CAPABILITIES.resumes };
+    const first = result(await callTool(served.wire, 'book_return', { n: 1 }, {}, resumes));
+    await person.answer(pageLinkIn((first.content as { text: string }[])[0]!.text), { action: 'decline' });
     const declined = await callTool(
       served.wire,
       'book_return',
       { n: 1 },
-      {},
-      { capabilities: CAPABILITIES.none },
+      resuming(resumeTokenOf(first)),
+      resumes,
     );
     expect(textOfReply(declined)).toBe('No return booked (decline).');
+  });
+});
+
+describe('anonymous callers at one address (issue 41, finding 1)', () => {
+  // Every caller of this in-process endpoint has the same address, as behind a NAT, a proxy, an IPv6
+  // /64, or server.endpoint() given no remoteAddress. Before the fix a parked call was found by that
+  // address: a second caller making the same call got the first one's link, then its answers.
+  it('never gives one caller the page or the answers of another', async () => {
+    const resumes = { capabilities: CAPABILITIES.resumes };
+    const args = { victim: true };
+    const first = result(await callTool(served.wire, 'book_return', args, {}, resumes));
+    const link = pageLinkIn((first.content as { text: string }[])[0]!.text);
+    const token = resumeTokenOf(first)!;
+
+    // Another anonymous caller makes the same call: a page of its own, never the first one's link.
+    const other = result(await callTool(served.wire, 'book_return', args, {}, resumes));
+    const otherLink = pageLinkIn((other.content as { text: string }[])[0]!.text);
+    expect(otherLink).not.toBe(link);
+    expect(resumeTokenOf(other)).not.toBe(token);
+
+    await person.answer(link, { action: 'accept', content: { reason: 'Broken', boxes: 3 } });
+
+    // The other caller, with its own token, without one, or with a made-up one, gets no answer of the first.
+    for (const round of [
+      resuming(resumeTokenOf(other)),
+      {},
+      resuming('A'.repeat(32)),
+      resuming('not a token'),
+    ]) {
+      const text = textOfReply(await callTool(served.wire, 'book_return', args, round, resumes));
+      expect(text).not.toContain('3 box(es)');
+      expect(pageLinkIn(text)).not.toBe(link);
+    }
+    // The first caller's token works for its own call only: not for the same tool with other arguments.
+    const elsewhere = textOfReply(
+      await callTool(served.wire, 'book_return', { n: 9 }, resuming(token), resumes),
+    );
+    expect(elsewhere).not.toContain('3 box(es)');
+    const done = await callTool(served.wire, 'book_return', args, resuming(token), resumes);
+    expect(textOfReply(done)).toMatch(/^Return R\d+: 3 box\(es\), Broken\.$/);
+  });
+
+  it('on the 2025 eras, keeps each anonymous session to its own parked calls', async () => {
+    const [first, other] = await Promise.all([
+      connectHandshake({ url: served.url }, { capabilities: {} }),
+      connectHandshake({ url: served.url }, { capabilities: {} }),
+    ]);
+    const args = { victim: 2025 };
+    const link = pageLinkIn(textOf(await first.callTool('book_return', args)));
+    expect(pageLinkIn(textOf(await other.callTool('book_return', args)))).not.toBe(link);
+    await person.answer(link, { action: 'accept', content: { reason: 'Broken', boxes: 2 } });
+    const text = textOf(await other.callTool('book_return', args));
+    expect(text).not.toContain('2 box(es)');
+    expect(pageLinkIn(text)).not.toBe(link);
+    expect(textOf(await first.callTool('book_return', args))).toMatch(/^Return R\d+: 2 box\(es\), Broken\.$/);
+    await Promise.all([first.close(), other.close()]);
+  });
+
+  it('parks by address only where the author says so, and never gives a waiting page’s link twice', async () => {
+    const lenient = createServer({
+      name: 'returns-desk',
+      version: '1.0.0',
+      log: () => {},
+      questionPages: { anonymousByAddress: true },
+    });
+    lenient.tool('pickup', { description: 'Books a pickup' }, async (_args, ctx) => {
+      const day = await ctx.elicit('Which day?', ask.text({ title: 'Day' }), { key: 'day' });
+      return day.action === 'accept' ? `Pickup on ${day.value}.` : 'No pickup.';
+    });
+    const local = await serveInProcess(lenient);
+    try {
+      const call = () => callTool(local.wire, 'pickup', {}, {}, { capabilities: CAPABILITIES.none });
+      const first = result(await call());
+      expect(resumeTokenOf(first)).toBeUndefined();
+      const link = pageLinkIn((first.content as { text: string }[])[0]!.text);
+      // The same call again, from the same address, while the page waits: not the link again.
+      const again = result(await call());
+      const text = (again.content as { text: string }[])[0]!.text;
+      expect(text).not.toContain(link);
+      expect(text).toContain('Which day?\n  Answer on the page this call was sent to when it was made.');
+      expect((again._meta as Record<string, unknown[]>)['dev.parley/pages']).toEqual([]);
+      await person.answer(link, { action: 'accept', content: { value: 'Friday' } });
+      expect(textOfReply(await call())).toBe('Pickup on Friday.');
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('refuses with a steer a client that can neither show the form, open a URL, nor carry a token back', async () => {
+    const refused = await callTool(served.wire, 'book_return', {}, {}, { capabilities: CAPABILITIES.none });
+    expect(refused.status).toBe(400);
+    expect(refused.message.error?.code).toBe(-32021);
+    expect(refused.message.error?.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
+    expect(refused.message.error?.message).toMatch(
+      /any other caller at the same network address.*declares URL elicitation.*dev\.parley\/resume.*sign in/,
+    );
   });
 });
 
@@ -223,28 +337,28 @@ describe('where an author sends one question', () => {
 
 describe('prompts and resources take the ladder too', () => {
   it('a prompt parks with the link in its message, and goes on when it is got again', async () => {
-    const get = () =>
+    const get = (token?: string) =>
       served.wire.request(
         'prompts/get',
-        { name: 'greeting', arguments: {} },
-        { capabilities: CAPABILITIES.none },
+        { name: 'greeting', arguments: {}, ...resuming(token) },
+        { capabilities: CAPABILITIES.resumes },
       );
     const first = result(await get());
     const text = (first.messages as { content: { text: string } }[])[0]!.content.text;
     expect(text).toContain('get the prompt greeting again with the same arguments');
     await person.answer(pageLinkIn(text), { action: 'accept', content: { value: 'Ada' } });
-    const done = result(await get());
+    const done = result(await get(resumeTokenOf(first)));
     expect((done.messages as { content: { text: string } }[])[0]!.content.text).toBe(
       'Write a warm greeting for Ada.',
     );
   });
 
   it('a resource parks with the link in its text, and a confirmation there is a yes/no', async () => {
-    const read = () =>
+    const read = (token?: string) =>
       served.wire.request(
         'resources/read',
-        { uri: 'desk://notes/boxes' },
-        { capabilities: CAPABILITIES.none },
+        { uri: 'desk://notes/boxes', ...resuming(token) },
+        { capabilities: CAPABILITIES.resumes },
       );
     const first = result(await read());
     const contents = first.contents as { uri: string; text: string }[];
@@ -255,7 +369,9 @@ describe('prompts and resources take the ladder too', () => {
     });
     expect(answered.island.confirm).toBe(true);
     expect(answered.island.call).toEqual({ kind: 'resource', name: 'desk://notes/boxes' });
-    expect((result(await read()).contents as { text: string }[])[0]!.text).toBe('The notes.');
+    expect((result(await read(resumeTokenOf(first))).contents as { text: string }[])[0]!.text).toBe(
+      'The notes.',
+    );
   });
 });
 
@@ -280,6 +396,7 @@ describe('2025-11-25 and 2025-06-18', () => {
   it('asks a URL-capable 2025-11-25 client through URL mode when its forms fail', async () => {
     const before = booked.length;
     let urlQuestion: { url: string; elicitationId: string } | undefined;
+    let pageSaid = '';
     const client = await connectHandshake(
       { url: served.url },
       {
@@ -288,10 +405,12 @@ describe('2025-11-25 and 2025-06-18', () => {
           if (request.params.mode !== 'url') throw new Error('This host cannot show forms');
           urlQuestion = request.params as never;
           // The person opens the page and answers it before the client replies with consent.
-          await person.answer(request.params.url, {
+          const answered = await person.answer(request.params.url, {
             action: 'accept',
             content: { reason: 'Wrong item', boxes: 2 },
           });
+          // On a 2025 session the server waits for the page: the call goes on without the person.
+          pageSaid = answered.body.message;
           return { action: 'accept' };
         },
       },
@@ -300,17 +419,22 @@ describe('2025-11-25 and 2025-06-18', () => {
       `Return R${before + 1}: 2 box(es), Wrong item.`,
     );
     expect(urlQuestion?.url).toContain('/parley/questions/');
+    expect(pageSaid).toBe(
+      'Your answer reached Returns desk. Go back to your app: it goes on by itself. You can close this tab.',
+    );
     await client.close();
   });
 
   it('lists every link of a batch at once, on both eras', async () => {
     const links = (text: string) => [...text.matchAll(/Answer here: (\S+)/g)].map((match) => match[1]!);
-    const modern = () => callTool(served.wire, 'two_at_once', {}, {}, { capabilities: CAPABILITIES.none });
-    const first = links(textOfReply(await modern()));
+    const modern = (token?: string) =>
+      callTool(served.wire, 'two_at_once', {}, resuming(token), { capabilities: CAPABILITIES.resumes });
+    const parked = await modern();
+    const first = links(textOfReply(parked));
     expect(first).toHaveLength(2);
     await person.answer(first[0]!, { action: 'accept', content: { value: 'Lyon' } });
     await person.answer(first[1]!, { action: 'accept', content: { value: 3 } });
-    expect(textOfReply(await modern())).toBe('3 night(s) in Lyon.');
+    expect(textOfReply(await modern(resumeTokenOf(result(parked))))).toBe('3 night(s) in Lyon.');
 
     const client = await connectHandshake({ url: served.url }, { capabilities: {} });
     const waiting = links(textOf(await client.callTool('two_at_once')));

@@ -1,7 +1,13 @@
 import { ask, createServer, type ParleyServer } from '@parley/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcess, serveInProcess } from '../wire/in-process.js';
-import { CAPABILITIES, callTool, type ModernReply } from '../wire/modern-envelope.js';
+import {
+  CAPABILITIES,
+  callTool,
+  type ModernReply,
+  resumeTokenOf,
+  resuming,
+} from '../wire/modern-envelope.js';
 import { PagePerson, pageLinkIn } from '../wire/page-person.js';
 
 // Only the right person answers a page. On a server with users, the page is shown only to the
@@ -143,14 +149,17 @@ describe('a page link that expired', () => {
   afterAll(() => served?.close());
 
   it('says so, and the call says to start again', async () => {
-    const first = await callTool(served.wire, 'size', {}, {}, { capabilities: CAPABILITIES.none });
+    const first = await callTool(served.wire, 'size', {}, {}, { capabilities: CAPABILITIES.resumes });
     const link = pageLinkIn(text(first));
     clock += 61_000;
     const opened = await browserOf().open(link);
     expect(opened.status).toBe(410);
     expect(opened.html).toContain('This link expired');
     // The parked call lived as long as its page: the same call is a new one, with a new link.
-    const again = text(await callTool(served.wire, 'size', {}, {}, { capabilities: CAPABILITIES.none }));
+    const token = resumeTokenOf(first.message.result);
+    const again = text(
+      await callTool(served.wire, 'size', {}, resuming(token), { capabilities: CAPABILITIES.resumes }),
+    );
     expect(pageLinkIn(again)).not.toBe(link);
   });
 });

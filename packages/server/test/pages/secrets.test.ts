@@ -6,12 +6,18 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { KeyRing } from '@parley/core/seal';
-import { ask, createServer, MemoryFlowStore, SecretInFormError } from '@parley/server';
+import { ask, createServer, MemoryFlowStore, type ParleyContext, SecretInFormError } from '@parley/server';
 import { telemetry } from '@parley/server/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHandshake, textOf } from '../wire/handshake-client.js';
 import { type InProcess, serveInProcess } from '../wire/in-process.js';
-import { CAPABILITIES, callTool, type ModernReply } from '../wire/modern-envelope.js';
+import {
+  CAPABILITIES,
+  callTool,
+  type ModernReply,
+  resumeTokenOf,
+  resuming,
+} from '../wire/modern-envelope.js';
 import { PagePerson, pageLinkIn } from '../wire/page-person.js';
 
 // ask.secret(): the key reaches the handler, and nothing else: not the client (in any reply), not
@@ -159,14 +165,10 @@ describe('ask.secret() on 2026-07-28, through URL mode', () => {
 
 describe('ask.secret() for clients that cannot open URLs', () => {
   it('goes by link on 2026-07-28, and the parked state holds no trace of the key', async () => {
-    const first = await callTool(
-      served.wire,
-      'link_courier_account',
-      { n: 1 },
-      {},
-      { capabilities: CAPABILITIES.formOnly },
-    );
-    const link = pageLinkIn((record(first).content as { text: string }[])[0]!.text);
+    // A form-only client that carries a parked call's resume token back, as Parley's client does.
+    const capabilities = { ...CAPABILITIES.formOnly, ...CAPABILITIES.resumes };
+    const first = record(await callTool(served.wire, 'link_courier_account', { n: 1 }, {}, { capabilities }));
+    const link = pageLinkIn((first.content as { text: string }[])[0]!.text);
     await person.answer(link, { action: 'accept', content: { value: SECRET } });
     // The call comes again: the key is read from its sealed answer, then the next question is in-band.
     const second = record(
@@ -174,8 +176,8 @@ describe('ask.secret() for clients that cannot open URLs', () => {
         served.wire,
         'link_courier_account',
         { n: 1 },
-        {},
-        { capabilities: CAPABILITIES.formOnly },
+        resuming(resumeTokenOf(first), capabilities),
+        { capabilities },
       ),
     );
     expect(second.resultType).toBe('input_required');
@@ -189,7 +191,7 @@ describe('ask.secret() for clients that cannot open URLs', () => {
           requestState: second.requestState,
           inputResponses: { label: { action: 'accept', content: { value: 'Day' } } },
         },
-        { capabilities: CAPABILITIES.formOnly },
+        { capabilities },
       ),
     );
     expect((done.content as { text: string }[])[0]!.text).toContain('Courier account linked: Day');
@@ -239,6 +241,61 @@ describe('the form guardrail around secrets', () => {
         'ask.secret()',
       );
     } finally {
+      await guarded.close();
+    }
+  });
+
+  it('refuses a store password on both eras, as a field name, a title and a message (issue 41, finding 0)', async () => {
+    const server = createServer({ name: 'g', version: '1', log: () => {} });
+    const asks: Record<string, (ctx: ParleyContext) => Promise<unknown>> = {
+      by_name: (ctx) => ctx.elicit('Connect your store', ask.form({ store_password: ask.text() })),
+      by_title: (ctx) =>
+        ctx.elicit('Connect your store', ask.form({ value: ask.text({ title: 'Store password' }) })),
+      by_message: (ctx) => ctx.elicit('Your store password, please', ask.text()),
+      naming_a_key: (ctx) => ctx.elicit('Name your new API key (e.g. "CI deploy")', ask.text()),
+    };
+    for (const [name, asking] of Object.entries(asks)) {
+      server.tool(name, {}, async (_args, ctx) => {
+        await asking(ctx);
+        return 'sent';
+      });
+    }
+    const guarded = await serveInProcess(server);
+    const seen: string[] = [];
+    const legacy = await connectHandshake(
+      { url: guarded.url },
+      {
+        capabilities: { elicitation: { form: {} } },
+        answer: (request) => {
+          seen.push(JSON.stringify(request.params));
+          return { action: 'decline' };
+        },
+      },
+    );
+    try {
+      for (const name of ['by_name', 'by_title', 'by_message']) {
+        const modern = await callTool(guarded.wire, name, {}, {}, { capabilities: CAPABILITIES.formAndUrl });
+        const text = ((modern.message.result?.content as { text: string }[]) ?? [])[0]?.text ?? '';
+        expect(modern.message.result?.isError, name).toBe(true);
+        expect(text).toMatch(/asks for .*a password.*ask\.secret\(\)/);
+        expect(JSON.stringify(modern.message.result)).not.toContain('input_required');
+        const old = await legacy.callTool(name);
+        expect(old.isError, name).toBe(true);
+        expect(textOf(old)).toMatch(/asks for .*a password.*ask\.secret\(\)/);
+      }
+      expect(seen).toEqual([]);
+      const naming = await callTool(
+        guarded.wire,
+        'naming_a_key',
+        {},
+        {},
+        { capabilities: CAPABILITIES.formAndUrl },
+      );
+      expect(naming.message.result?.resultType).toBe('input_required');
+      expect((await legacy.callTool('naming_a_key')).isError).toBeFalsy();
+      expect(seen).toHaveLength(1);
+    } finally {
+      await legacy.close();
       await guarded.close();
     }
   });

@@ -9,6 +9,8 @@ export const CAPABILITIES = {
   formOnly: { elicitation: { form: {} } },
   urlOnly: { elicitation: { url: {} } },
   formAndUrl: { elicitation: { form: {}, url: {} } },
+  /** No elicitation, but it carries a parked call's resume token back (as Parley's client does). */
+  resumes: { extensions: { 'dev.parley/resume': {} } },
 } as const satisfies Record<string, Capabilities>;
 
 /** The `_meta` every 2026-07-28 request carries. */
@@ -18,6 +20,21 @@ export function modernMeta(capabilities: Capabilities): Record<string, unknown> 
     'io.modelcontextprotocol/clientCapabilities': capabilities,
     'io.modelcontextprotocol/clientInfo': { name: 'parley-e2e', version: '1.0.0' },
   };
+}
+
+/** The resume token a parked call's result names (in its `_meta`), or `undefined`. */
+export function resumeTokenOf(result: Record<string, unknown> | undefined): string | undefined {
+  const meta = result?._meta as Record<string, unknown> | undefined;
+  const token = meta?.['dev.parley/resume'];
+  return typeof token === 'string' ? token : undefined;
+}
+
+/** A round that carries a resume token back (with the full modern `_meta` for `capabilities`). */
+export function resuming(
+  token: string | undefined,
+  capabilities: Capabilities = CAPABILITIES.resumes,
+): RoundInput {
+  return token === undefined ? {} : { _meta: { ...modernMeta(capabilities), 'dev.parley/resume': token } };
 }
 
 export interface JsonRpcError {

@@ -1,4 +1,11 @@
-import { checkField, type FormField, isRecord, listFields, type RequestedSchema } from '@parley/core/form';
+import {
+  argumentFields,
+  checkField,
+  type FormField,
+  isRecord,
+  listFields,
+  type RequestedSchema,
+} from '@parley/core/form';
 import { createFieldView, el } from '@parley/renderer/parts';
 
 /** One argument of a call form: a field of the elicitation subset, or JSON for anything richer. */
@@ -11,12 +18,24 @@ export interface ArgumentView {
   focus(): void;
 }
 
+/** Marks a required argument's label: in a call form many arguments are optional, some are not. */
+function markRequired(element: HTMLElement, field: FormField): void {
+  if (!field.required) return;
+  element.querySelector('label, legend')?.append(' ', el('span', { class: 'required-mark' }, '(required)'));
+}
+
 function fieldArgument(field: FormField, id: string): ArgumentView {
   const view = createFieldView(field, id);
+  markRequired(view.element, field);
+  // An optional yes/no the person never touched is left out, not sent as false: a checkbox cannot
+  // say "not given" otherwise, and a tool may treat an absent argument differently.
+  let untouched = field.kind === 'boolean' && !field.required && field.default === undefined;
+  if (untouched) view.element.addEventListener('change', () => (untouched = false), { once: true });
   return {
     name: field.name,
     element: view.element,
     read() {
+      if (untouched) return { ok: true, value: undefined };
       const reading = view.read();
       if (!reading.ok) return reading;
       const problem = checkField(field, reading.value);
@@ -28,7 +47,13 @@ function fieldArgument(field: FormField, id: string): ArgumentView {
 }
 
 /** A property outside the form subset (an object, a list of anything, a union): typed as JSON. */
-function jsonArgument(name: string, schema: unknown, required: boolean, id: string): ArgumentView {
+function jsonArgument(
+  name: string,
+  schema: unknown,
+  required: boolean,
+  id: string,
+  typed: unknown,
+): ArgumentView {
   const node = isRecord(schema) ? schema : {};
   const title = typeof node.title === 'string' && node.title !== '' ? node.title : name;
   const description = typeof node.description === 'string' ? node.description : '';
@@ -45,11 +70,19 @@ function jsonArgument(name: string, schema: unknown, required: boolean, id: stri
     'aria-describedby': `${description ? `${id}-description ` : ''}${id}-hint ${id}-error`,
     'aria-required': required ? 'true' : undefined,
   });
-  if (node.default !== undefined) area.value = JSON.stringify(node.default);
+  const shown = typed !== undefined ? typed : node.default;
+  if (shown !== undefined) area.value = JSON.stringify(shown);
   const element = el(
     'div',
     { class: 'parley-field', 'data-kind': 'json', 'data-field': name },
-    el('label', { for: id }, title, required ? '' : el('span', { class: 'parley-optional' }, ' (optional)')),
+    el(
+      'label',
+      { for: id },
+      title,
+      required
+        ? el('span', { class: 'required-mark' }, ' (required)')
+        : el('span', { class: 'parley-optional' }, ' (optional)'),
+    ),
     description ? el('p', { id: `${id}-description`, class: 'parley-description' }, description) : null,
     hint,
     area,
@@ -78,20 +111,34 @@ function jsonArgument(name: string, schema: unknown, required: boolean, id: stri
 }
 
 /**
- * The argument views for a tool's input schema: every property the elicitation subset can show
- * gets the same control a form question would; the rest are JSON text areas.
+ * The argument views for a tool's input schema: every property a form can ask gets the same
+ * control a form question would (read as `argumentFields` reads it: a real range, no z.int()
+ * safe-integer bounds); the rest are JSON text areas. `typed`: values the person typed before,
+ * shown again.
  */
-export function toolArguments(inputSchema: unknown, prefix: string): ArgumentView[] {
+export function toolArguments(
+  inputSchema: unknown,
+  prefix: string,
+  typed: Readonly<Record<string, unknown>> = {},
+): ArgumentView[] {
   const schema = isRecord(inputSchema) ? inputSchema : {};
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required)
     ? schema.required.filter((name) => typeof name === 'string')
     : [];
-  return Object.entries(properties).map(([name, node], index) => {
+  const names = Object.keys(properties);
+  const askable = argumentFields(schema, names).properties;
+  return names.map((name, index) => {
     const id = `${prefix}a${index}`;
-    const single = { type: 'object', properties: { [name]: node }, required } as RequestedSchema;
-    const [field] = listFields(single);
-    return field ? fieldArgument(field, id) : jsonArgument(name, node, required.includes(name), id);
+    const node = askable[name];
+    const before = Object.hasOwn(typed, name) ? typed[name] : undefined;
+    if (node) {
+      const shown = before === undefined ? node : { ...node, default: before };
+      const single = { type: 'object', properties: { [name]: shown }, required } as RequestedSchema;
+      const [field] = listFields(single);
+      if (field) return fieldArgument(field, id);
+    }
+    return jsonArgument(name, properties[name], required.includes(name), id, before);
   });
 }
 
@@ -99,17 +146,20 @@ export function toolArguments(inputSchema: unknown, prefix: string): ArgumentVie
 export function textArguments(
   list: readonly { name: string; description?: string; required?: boolean }[],
   prefix: string,
+  typed: Readonly<Record<string, unknown>> = {},
 ): ArgumentView[] {
-  return list.map((item, index) =>
-    fieldArgument(
+  return list.map((item, index) => {
+    const before = Object.hasOwn(typed, item.name) ? typed[item.name] : undefined;
+    return fieldArgument(
       {
         name: item.name,
         title: item.name,
         required: item.required === true,
         kind: 'text',
         ...(item.description !== undefined && { description: item.description }),
+        ...(typeof before === 'string' && { default: before }),
       },
       `${prefix}a${index}`,
-    ),
-  );
+    );
+  });
 }

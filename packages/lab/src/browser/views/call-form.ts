@@ -27,13 +27,35 @@ function promptArguments(item: Listed): { name: string; description?: string; re
   );
 }
 
-function argumentsFor(target: CallTarget, prefix: string): ArgumentView[] {
-  if (target.kind === 'tool') return toolArguments(target.item.inputSchema, prefix);
-  if (target.kind === 'prompt') return textArguments(promptArguments(target.item), prefix);
+function argumentsFor(
+  target: CallTarget,
+  prefix: string,
+  typed: Readonly<Record<string, unknown>>,
+): ArgumentView[] {
+  if (target.kind === 'tool') return toolArguments(target.item.inputSchema, prefix, typed);
+  if (target.kind === 'prompt') return textArguments(promptArguments(target.item), prefix, typed);
   return textArguments(
     templateVariables(text(target.item.uriTemplate)).map((name) => ({ name, required: true })),
     prefix,
+    typed,
   );
+}
+
+/**
+ * What the person typed into each call form, by server and what it calls: the form shows it again
+ * when it is opened again (after a call, or after looking at another tool). In the page's memory
+ * only: nothing is stored in the browser.
+ */
+const typedBefore = new Map<string, Record<string, unknown>>();
+
+/** What the views hold now that reads as a value (a field left empty or invalid is left out). */
+function readTyped(views: readonly ArgumentView[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const view of views) {
+    const reading = view.read();
+    if (reading.ok && reading.value !== undefined) values[view.name] = reading.value;
+  }
+  return values;
 }
 
 /**
@@ -48,7 +70,8 @@ export function renderCallForm(
 ): void {
   const prefix = idPrefix();
   const name = target.kind === 'template' ? text(target.item.uriTemplate) : text(target.item.name);
-  const views = argumentsFor(target, prefix);
+  const memory = `${server.id}\n${target.kind}\n${name}`;
+  const views = argumentsFor(target, prefix, typedBefore.get(memory) ?? {});
   const status = el('p', { class: 'form-status', role: 'status' });
   const submit = el('button', { type: 'submit', class: 'parley-button parley-primary' }, TITLES[target.kind]);
   const titleId = `${prefix}title`;
@@ -64,6 +87,9 @@ export function renderCallForm(
     status,
   );
 
+  const remember = () => typedBefore.set(memory, readTyped(views));
+  form.addEventListener('input', remember);
+  form.addEventListener('change', remember);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const values: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import { renderElicitation } from '@parley/renderer';
 import { el } from '@parley/renderer/parts';
 import type { QuestionAnswer, QuestionView } from '../../protocol.js';
 import type { LabStore } from '../lab-store.js';
+import { renderHostPreview } from './host-preview.js';
 import { renderSamplingRequest } from './sampling-request.js';
 import { SAME_NAME_WARNING, serverPlace, sharesName } from './server-place.js';
 import { renderUrlConsent } from './url-consent.js';
@@ -21,6 +22,8 @@ export class QuestionDialog {
   readonly #announce: (text: string) => void;
   readonly #origin = el('p', { class: 'question-origin' });
   readonly #body = el('div', { class: 'dialog-body' });
+  /** Beside a form: the same question as another host would meet it. */
+  readonly #preview = el('div', { class: 'dialog-preview' });
   readonly #queueNote = el('p', { class: 'queue-note' });
   readonly #error = el('p', { class: 'parley-error', role: 'alert' });
   readonly #answered = new Set<string>();
@@ -37,7 +40,12 @@ export class QuestionDialog {
     this.#store = store;
     this.#send = send;
     this.#announce = announce;
-    dialog.replaceChildren(this.#origin, this.#body, this.#error, this.#queueNote);
+    dialog.replaceChildren(
+      this.#origin,
+      el('div', { class: 'dialog-columns' }, this.#body, this.#preview),
+      this.#error,
+      this.#queueNote,
+    );
     dialog.addEventListener('cancel', (event) => {
       event.preventDefault();
       // A sampling request has no "cancel": dismissing it declines.
@@ -91,8 +99,19 @@ export class QuestionDialog {
           : renderUrlConsent(this.#body, question.request, {
               context: question.context,
               onAnswer: (action) => this.#answer(question.id, { action }),
+              ...(question.notFinished === true && { notFinished: true }),
             });
-    this.#shown = { id: question.id, destroy: rendered.destroy };
+    const preview =
+      question.mode === 'form' ? renderHostPreview(question.request, question.context) : undefined;
+    this.#preview.replaceChildren(...(preview ? [preview.element] : []));
+    this.#shown = {
+      id: question.id,
+      destroy: () => {
+        rendered.destroy();
+        preview?.destroy();
+        this.#preview.replaceChildren();
+      },
+    };
     this.#dialog.dataset.mode = question.mode;
     this.#dialog.setAttribute('aria-labelledby', rendered.labelId);
     this.#dialog.setAttribute('aria-describedby', rendered.descriptionId);

@@ -9,6 +9,8 @@ const ERA_WORDS = { modern: '2026-07-28 (modern)', handshake: 'handshake (2025)'
 export interface ServerActions {
   select(serverId: string): void;
   disconnect(serverId: string): void;
+  /** Connects a server whose connection failed again. */
+  retry(serverId: string): void;
   open(server: ServerView, target: CallTarget): void;
   read(server: ServerView, uri: string): void;
 }
@@ -148,9 +150,12 @@ export function renderServerPanel(
     serverRoots(server),
   ];
   if (server.status === 'failed') {
+    const retry = el('button', { type: 'button', class: 'parley-button parley-primary' }, 'Retry');
+    retry.addEventListener('click', () => actions.retry(server.id));
     panel.replaceChildren(
       ...head,
       el('pre', { class: 'call-error', role: 'alert' }, server.error ?? 'The connection failed.'),
+      el('div', { class: 'parley-actions' }, retry),
     );
     return;
   }

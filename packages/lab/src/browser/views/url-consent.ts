@@ -9,6 +9,8 @@ export interface UrlConsentOptions {
   readonly context?: AskerContext;
   /** Opens the address; default a new top-level window with `noopener,noreferrer`. */
   readonly open?: (href: string) => void;
+  /** The person said "I've finished" on this page just before, and the server asks again. */
+  readonly notFinished?: boolean;
 }
 
 export interface RenderedUrlConsent {
@@ -79,6 +81,14 @@ export function renderUrlConsent(
     { class: 'parley-url-consent', role: 'group', 'aria-labelledby': labelId },
     title,
     line === '' ? null : el('p', { class: 'parley-call' }, line),
+    options.notFinished
+      ? el(
+          'p',
+          { class: 'url-not-finished', role: 'alert' },
+          "You chose “I've finished”, but the server asks again: the page was not answered or finished yet. " +
+            "Open it, finish there, then choose “I've finished”.",
+        )
+      : null,
     el('p', { id: descriptionId, class: 'parley-message' }, request.message),
     el('h3', null, 'Full address'),
     el('p', { class: 'url-full' }, el('code', null, inspection.href || request.url)),

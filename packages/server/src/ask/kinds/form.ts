@@ -7,16 +7,20 @@ import {
   type PreparedQuestion,
   prepareQuestion,
   type QuestionInput,
+  type RequestedSchema,
   schemaForProtocolVersion,
   sensitiveFields,
 } from '@parley/core/form';
+import type { LoweredForm, RaisedContent } from '@parley/core/hosts';
 import type { ElicitOutcome } from '../../ask-types.js';
 import { AuthorError, SecretInFormError, ToolError } from '../../errors.js';
 import { canonicalJson } from '../../state/canonical-json.js';
 import type { Json } from '../../state/round-state.js';
+import { CallHost } from '../call-host.js';
 import { refuseSecretInMessage, requireMessage, warnIfEmptyForm } from '../guardrails.js';
 import type { QuestionKind } from '../question-kind.js';
 import { readElicitReply } from '../responses.js';
+import { refuseVagueMessage } from '../vague-message.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
 
 /** A form question: the person fills in fields (`ctx.elicit`, `input.form`). */
@@ -25,6 +29,8 @@ export type FormItem = {
   readonly key: string;
   readonly message: string;
   readonly question: PreparedQuestion<unknown>;
+  /** The call's client, when a host profile knows it: the form is lowered for it, its answer raised. */
+  readonly host?: CallHost | undefined;
 };
 
 const checkedForSecrets = new WeakSet<PreparedQuestion<unknown>>();
@@ -51,6 +57,7 @@ export function checkedFormEntry(entry: Readonly<Record<string, unknown>>): {
   readonly question: PreparedQuestion<unknown>;
 } {
   const message = requireMessage('form', entry.message);
+  refuseVagueMessage('form', message, entry.allowVagueMessage);
   const question = formQuestion(entry.question as QuestionInput);
   // A question with an ask.secret() field is answered on a page: its message may well ask for it.
   if (question.secretFields.length === 0) refuseSecretInMessage(message, entry.mentionsSecret === true);
@@ -84,39 +91,51 @@ export function questionText(question: PreparedQuestion<unknown>): string {
 const fieldNames = new WeakMap<PreparedQuestion<unknown>, readonly string[]>();
 
 /**
- * A question's schema as a 2025 revision takes it, adapted once per question and revision and shared
- * by every call that asks it (it is only serialized, as the prepared schema is on 2026-07-28): a
- * pending question then holds no copy of its own.
+ * A schema as a 2025 revision takes it, adapted once per schema and revision and shared by every
+ * call that asks it (it is only serialized, as the prepared schema is on 2026-07-28): a pending
+ * question then holds no copy of its own. Keyed by the schema object: a question's own (frozen)
+ * schema, or the one a host profile lowered it to (kept per question by its `CallHost`).
  */
-const handshakeSchemas = new WeakMap<
-  PreparedQuestion<unknown>,
-  Map<string, ReturnType<typeof schemaForProtocolVersion>>
->();
+const handshakeSchemas = new WeakMap<object, Map<string, ReturnType<typeof schemaForProtocolVersion>>>();
 
-function handshakeSchema(question: PreparedQuestion<unknown>, protocolVersion: string) {
-  let byVersion = handshakeSchemas.get(question);
+function handshakeSchema(schema: RequestedSchema, protocolVersion: string) {
+  let byVersion = handshakeSchemas.get(schema);
   if (byVersion === undefined) {
     byVersion = new Map();
-    handshakeSchemas.set(question, byVersion);
+    handshakeSchemas.set(schema, byVersion);
   }
   let adapted = byVersion.get(protocolVersion);
   if (adapted === undefined) {
-    adapted = schemaForProtocolVersion(question.schema, protocolVersion);
+    adapted = schemaForProtocolVersion(schema, protocolVersion);
     byVersion.set(protocolVersion, adapted);
   }
   return adapted;
 }
 
 /** Whether a client of `protocolVersion` can be shown this form in-band (2025-06-18 has no multi-select). */
-export function fitsRevision(question: PreparedQuestion<unknown>, protocolVersion: string): boolean {
-  return handshakeSchema(question, protocolVersion).ok;
+export function fitsRevision(schema: RequestedSchema, protocolVersion: string): boolean {
+  return handshakeSchema(schema, protocolVersion).ok;
 }
 
 /** Why a form cannot be shown in-band on `protocolVersion`, as the caller reads it. */
-export function revisionRefusal(question: PreparedQuestion<unknown>, protocolVersion: string): ToolError {
-  const adapted = handshakeSchema(question, protocolVersion);
+export function revisionRefusal(schema: RequestedSchema, protocolVersion: string): ToolError {
+  const adapted = handshakeSchema(schema, protocolVersion);
   const problems = adapted.ok ? [] : adapted.problems.map((problem) => problem.message);
   return new ToolError(`This question cannot be asked on protocol ${protocolVersion}: ${problems.join(' ')}`);
+}
+
+/** Why this host cannot be shown a form, as the caller reads it. */
+export function hostRefusal(host: CallHost, lowered: LoweredForm): ToolError {
+  const reasons = lowered.ok ? [] : lowered.reasons.map((reason) => reason.text);
+  return new ToolError(
+    `${host.profile.title} cannot be shown this question (${reasons.join('; ')}), and it cannot be asked on a page here.`,
+  );
+}
+
+/** The form as this item's host is sent it: lowered for a profiled host, else as the author wrote it. */
+export function sentSchema(item: Pick<FormItem, 'question' | 'host'>): RequestedSchema {
+  const lowered = item.host?.form(item.question);
+  return lowered?.ok ? lowered.schema : item.question.schema;
 }
 
 export const formKind: QuestionKind<FormItem> = {
@@ -135,6 +154,13 @@ export const formKind: QuestionKind<FormItem> = {
         'A question with ask.secret() is answered on a page of this server, which guard style (inputRequired) ' +
           'cannot send: ask it with ctx.elicit() or ctx.elicitAll().',
       );
+    const host = entry.host instanceof CallHost ? entry.host : undefined;
+    if (host) {
+      const lowered = host.form(question);
+      // Guard style has no page to send it to: the handler learns why.
+      if (!lowered.ok) throw hostRefusal(host, lowered);
+      return { kind: 'form', key, message, question, host };
+    }
     return { kind: 'form', key, message, question };
   },
   fingerprintText: (item) => `form\0${item.key}\0${item.message}\0${questionText(item.question)}`,
@@ -142,12 +168,13 @@ export const formKind: QuestionKind<FormItem> = {
     modern: (item, message) =>
       ({
         method: 'elicitation/create',
-        params: { mode: 'form', message, requestedSchema: item.question.schema },
+        params: { mode: 'form', message, requestedSchema: sentSchema(item) },
       }) as InputRequest,
     handshake(item, message, protocolVersion) {
-      const adapted = handshakeSchema(item.question, protocolVersion);
+      const schema = sentSchema(item);
+      const adapted = handshakeSchema(schema, protocolVersion);
       // A ToolError, so the caller learns why instead of getting an internal error with a reference.
-      if (!adapted.ok) throw revisionRefusal(item.question, protocolVersion);
+      if (!adapted.ok) throw revisionRefusal(schema, protocolVersion);
       const requestedSchema = adapted.schema as ElicitRequestFormParams['requestedSchema'];
       const params: ElicitRequestFormParams = {
         mode: 'form',
@@ -172,7 +199,9 @@ export const formKind: QuestionKind<FormItem> = {
           `the answer for '${item.key}' accepts a form but carries no content object; a form's accept must ` +
           'send the submitted fields in content (content: {} when the person left every optional field empty)',
       };
-    const parsed = item.question.parse(liberalContent(item.question, elicit.content));
+    const received = receivedContent(item, elicit.content);
+    if (!received.ok) return { status: 'invalid', reason: describeErrors(item.question, received.errors) };
+    const parsed = item.question.parse(received.content);
     if (parsed.ok) return { status: 'ok', result: { action: 'accept', value: parsed.value } };
     return { status: 'invalid', reason: describeErrors(item.question, parsed.errors) };
   },
@@ -199,6 +228,17 @@ export function decodeFormAnswer(question: PreparedQuestion<unknown>, encoded: J
   if (refusal) return refusal;
   if (!question.wrapped) return { action: 'accept', value: unpackForm(question, encoded) };
   return { action: 'accept', value: (encoded as Json[])[0] };
+}
+
+/**
+ * The answer's content in the author's fields: raised by the host's profile (its lowered fields
+ * read back, its empty and invented values taken as empty, defaults only where it did not show
+ * them), or, from a host no profile knows, read liberally.
+ */
+function receivedContent(item: FormItem, content: Record<string, unknown>): RaisedContent {
+  const lowered = item.host?.form(item.question);
+  if (lowered?.ok) return lowered.raise(content);
+  return { ok: true, content: liberalContent(item.question, content) as Record<string, unknown> };
 }
 
 /**

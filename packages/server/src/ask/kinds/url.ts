@@ -3,6 +3,7 @@ import type { ElicitOutcome, UrlOutcome } from '../../ask-types.js';
 import type { Json } from '../../state/round-state.js';
 import { requireMessage, requireSafeUrl } from '../guardrails.js';
 import type { FlowRef, QuestionKind } from '../question-kind.js';
+import { refuseVagueMessage } from '../vague-message.js';
 import { decodeRefusal, encodeRefusal } from './elicit-reply.js';
 import { flowOutcome } from './flow-outcome.js';
 import { checkUrlReply, handshakeUrlRequest, modernUrlRequest, URL_REPLY_EXPECTED } from './url-request.js';
@@ -30,7 +31,7 @@ export const urlKind: QuestionKind<UrlItem> = {
   item: (key, entry) => ({
     kind: 'url',
     key,
-    message: requireMessage('URL', entry.message),
+    message: refuseVague(requireMessage('URL', entry.message), entry.allowVagueMessage),
     url: requireSafeUrl(entry.url as string),
     ...(entry.flow !== undefined && { flow: entry.flow as FlowRef }),
     ...(typeof entry.elicitationId === 'string' && { elicitationId: entry.elicitationId }),
@@ -79,3 +80,8 @@ export const urlKind: QuestionKind<UrlItem> = {
     return { action: 'accept', value: (encoded as Json[])[0] };
   },
 };
+
+function refuseVague(message: string, allowed: unknown): string {
+  refuseVagueMessage('URL', message, allowed);
+  return message;
+}
