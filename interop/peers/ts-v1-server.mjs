@@ -1,6 +1,9 @@
 // The TypeScript SDK v1 (@modelcontextprotocol/sdk 1.x) server of the interop suite: questions the way
 // most MCP servers ask them today, with server.elicitInput. Speaks the 2025 revisions only.
 // Usage: node ts-v1-server.mjs stdio | node ts-v1-server.mjs http PORT
+// TS_V1_GET_DELAY_MS (http): how long each GET waits before it is served, as on a busy machine,
+// so a session's standalone stream opens late (and what server.elicitInput sends before it opens
+// is dropped, as this SDK does).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -104,7 +107,10 @@ if (process.argv[2] === 'stdio') {
   await build().connect(new StdioServerTransport());
 } else {
   const sessions = new Map();
+  const getDelayMs = Number(process.env.TS_V1_GET_DELAY_MS ?? 0);
   const http = createServer(async (request, response) => {
+    if (request.method === 'GET' && getDelayMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, getDelayMs));
     const id = request.headers['mcp-session-id'];
     let transport = typeof id === 'string' ? sessions.get(id) : undefined;
     if (transport === undefined) {

@@ -46,14 +46,21 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** Starts an HTTP peer that takes its port as the last argument, and waits until it answers. */
+/**
+ * Starts an HTTP peer that takes its port as the last argument, and waits until it answers; `env`
+ * is added to its environment.
+ */
 export async function startHttpPeer(
   command: string,
   args: readonly string[],
   path = '/mcp',
+  env: Readonly<Record<string, string>> = {},
 ): Promise<RunningPeer> {
   const port = await freePort();
-  const child = spawn(command, [...args, String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, [...args, String(port)], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

@@ -1,4 +1,4 @@
-import type { Client, ClientCapabilities, Transport } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, FetchLike, Transport } from '@modelcontextprotocol/client';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -12,6 +12,9 @@ import { isUnreachable } from './reachability.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
+
+/** How long a new session's first call waits for the session's standalone stream to open, at most. */
+const STANDALONE_WAIT_MS = 2_000;
 
 /** How long the upstream may take to end a session the gateway closes (it is closed here regardless). */
 const TERMINATE_MS = 5_000;
@@ -34,19 +37,35 @@ export class LegacySession {
   /** Told once when the session ends (closed here, closed by the upstream, or its process exited). */
   onclose: (() => void) | undefined;
 
-  /** Opens the session; `options` are how the upstream is reached. */
+  /**
+   * Opens the session; `options` are how the upstream is reached. Over HTTP it resolves once the
+   * session's standalone stream is open (or refused): a server that asks outside the call's own
+   * stream (the TS SDK v1's `server.elicitInput` does) asks on that stream, and drops what it sends
+   * before the stream is there.
+   */
   static async open(
     target: string | readonly string[],
     options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era'>,
     capabilities: ClientCapabilities,
   ): Promise<LegacySession> {
     const session = new LegacySession();
+    let standalone: Promise<unknown> | undefined;
+    const send = options.fetch ?? fetch;
+    const watched: FetchLike = (input, init) => {
+      const response = send(input, init);
+      if (init?.method === 'GET') standalone ??= response.catch(() => undefined);
+      return response;
+    };
     const connected = await connectSdk(target, {
       ...options,
+      ...(typeof target === 'string' && { fetch: watched }),
       era: 'handshake',
       capabilities,
       prepare: (sdk) => session.#prepare(sdk),
     });
+    // The SDK asks for the stream once the upstream accepted `notifications/initialized`.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (standalone !== undefined) await Promise.race([standalone, delay(STANDALONE_WAIT_MS)]);
     session.#sdk = connected.sdk;
     session.#transport = connected.transport;
     session.protocolVersion = connected.protocolVersion;
@@ -165,4 +184,8 @@ export class LegacySession {
     for (const live of this.#calls) live.cancel('the upstream closed the session');
     this.onclose?.();
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
