@@ -58,7 +58,7 @@ server.tool(
   },
   async ({ tag, delay }, ctx) => {
     await new Promise((resolve) => setTimeout(resolve, delay * 1000));
-    const answer = await ctx.elicit(`Question for ${tag}`, ask.text());
+    const answer = await ctx.elicit(`Question for tag ${tag}`, ask.text());
     return `${tag}: ${answer.action === 'accept' ? answer.value : answer.action}`;
   },
 );

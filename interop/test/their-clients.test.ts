@@ -46,10 +46,10 @@ const PLAN: Plan = {
     'Sign up': { accept: { name: 'Ada' } },
     'Sign in to continue': { accept: {} },
     'Go ahead?': { accept: { value: true } },
-    'Question for A': { accept: { value: 'apple' } },
-    'Question for B': { accept: { value: 'banana' } },
-    'Question for D': { action: 'decline' },
-    'Question for C': { action: 'cancel' },
+    'Question for tag A': { accept: { value: 'apple' } },
+    'Question for tag B': { accept: { value: 'banana' } },
+    'Question for tag D': { action: 'decline' },
+    'Question for tag C': { action: 'cancel' },
   },
 };
 
