@@ -14,6 +14,11 @@ export interface FleetChoice {
   readonly sessionIdPrefix: string | undefined;
   /** `undefined`: failed sign-ins are counted in this process only. */
   readonly signInThrottle: SignInLimiter | undefined;
+  /**
+   * Connect links one user may hold, used ones included (`BRIGHTGRID_KEPT_LINKS_PER_USER`); `undefined`:
+   * the server's default (50). A load test whose two users stand for hundreds of people raises it.
+   */
+  readonly keptLinksPerUser: number | undefined;
   close(): Promise<void>;
 }
 
@@ -29,12 +34,14 @@ export interface FleetChoice {
  */
 export function fleetFromEnv(env: NodeJS.ProcessEnv = process.env): FleetChoice {
   const sessionIdPrefix = env.BRIGHTGRID_REPLICA || undefined;
+  const keptLinksPerUser = keptLinksFrom(env.BRIGHTGRID_KEPT_LINKS_PER_USER);
   if (!env.REDIS_URL)
     return {
       flowStore: undefined,
       sessionRouter: undefined,
       sessionIdPrefix,
       signInThrottle: undefined,
+      keptLinksPerUser,
       close: async () => {},
     };
   const redis = new Redis(env.REDIS_URL);
@@ -43,6 +50,7 @@ export function fleetFromEnv(env: NodeJS.ProcessEnv = process.env): FleetChoice 
     flowStore: new RedisFlowStore(redis),
     sessionIdPrefix,
     signInThrottle: new RedisSignInThrottle(redis),
+    keptLinksPerUser,
     sessionRouter:
       env.BRIGHTGRID_SESSION_ROUTER === 'off'
         ? undefined
@@ -53,4 +61,12 @@ export function fleetFromEnv(env: NodeJS.ProcessEnv = process.env): FleetChoice 
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+function keptLinksFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const kept = Number(value);
+  if (!Number.isSafeInteger(kept) || kept < 1)
+    throw new Error(`BRIGHTGRID_KEPT_LINKS_PER_USER must be a whole number of 1 or more (got ${value}).`);
+  return kept;
 }

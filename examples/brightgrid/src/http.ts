@@ -132,6 +132,7 @@ export async function startBrightgridHttp(options: BrightgridHttpOptions = {}): 
         ...(fleet.sessionRouter && { sessionRouter: fleet.sessionRouter }),
         ...(fleet.sessionIdPrefix && { sessionIdPrefix: fleet.sessionIdPrefix }),
         ...(fleet.signInThrottle && { signInThrottle: fleet.signInThrottle }),
+        ...(fleet.keptLinksPerUser !== undefined && { keptLinksPerUser: fleet.keptLinksPerUser }),
         ...(options.log && { log: options.log }),
         ...(issuer !== undefined && {
           identity: { issuer, ...storeClient, ...(accessTokens === 'opaque' && { introspection }) },

@@ -33,6 +33,8 @@ export interface BrightgridOptions {
   readonly localUser?: string;
   /** Where URL flows live between the call, the page and the retry. Default: this process's memory. */
   readonly flowStore?: FlowStore;
+  /** Connect links one user may hold, used ones included (default: the server's, 50). */
+  readonly keptLinksPerUser?: number;
   /** Passes a 2025-era session's requests to the replica holding it (a fleet with no affinity). */
   readonly sessionRouter?: SessionRouter;
   /** What this replica's 2025-era session ids start with (its name: a balancer may route on it). */
@@ -91,6 +93,7 @@ export function createBrightgrid(options: BrightgridOptions): Brightgrid {
       session: (request) => sessions.current(request)?.user,
       signIn: (returnTo) => `${origin}/signin?return_to=${encodeURIComponent(returnTo)}`,
       ...(options.flowStore && { store: options.flowStore }),
+      ...(options.keptLinksPerUser !== undefined && { maxKeptPerUser: options.keptLinksPerUser }),
     },
     ...((options.sessionRouter || options.sessionIdPrefix) && {
       sessions: {

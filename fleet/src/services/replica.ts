@@ -84,6 +84,9 @@ export class Replica {
         PARLEY_STATE_KEYS: keys,
         BRIGHTGRID_REPLICA: this.name,
         BRIGHTGRID_SESSION_ROUTER: options.sessionRouter === false ? 'off' : 'redis',
+        // alice and bob stand for hundreds of people here: each opens hundreds of connect links
+        // in minutes, past the per-user cap on links kept (50).
+        BRIGHTGRID_KEPT_LINKS_PER_USER: '100000',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
