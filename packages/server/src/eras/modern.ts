@@ -1,6 +1,7 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
+  type InputRequiredResult,
   inputRequired,
   MissingRequiredClientCapabilityError,
   PROTOCOL_VERSION_META_KEY,
@@ -9,22 +10,29 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { elicitationModes } from '@parley/core/capabilities';
-import type { App } from '../app.js';
 import { CallSecrets } from '../ask/call-secrets.js';
 import { isDeclared } from '../ask/kind-table.js';
-import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
+import { batchItems, createContext } from '../context/parley-context.js';
 import { NotificationSequence } from '../context/side-channels.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
 import { carriesResumeTokens, resumeTokenIn } from '../pages/parked-calls.js';
-import { bindingBytes, type StateBinding } from '../state/binding.js';
+import type { CallRequest } from '../request/call-request.js';
 import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
 import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import type { TaskRecord } from '../tasks/task-record.js';
-import { createTaskResult, type EraModule } from './era.js';
-import { guardSuspension, modernGuardRound } from './guard-rounds.js';
-import { parkCall, resumeParked } from './park-call.js';
+import { CallBinding } from './call-binding.js';
+import {
+  type CreateTaskResult,
+  createTaskResult,
+  type EraCall,
+  type EraModule,
+  type TaskCall,
+} from './era.js';
+import { guardSuspension, type ModernGuardRound, modernGuardRound } from './guard-rounds.js';
+import { type AnonymousFinder, parkCall, resumeParked } from './park-call.js';
 import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-engine.js';
+import { type CallClient, RunFacts } from './run-facts.js';
 import { EngineSwitch, TaskStarter } from './task-start.js';
 
 /**
@@ -33,169 +41,102 @@ import { EngineSwitch, TaskStarter } from './task-start.js';
  * state) at the first question that has no answer yet.
  */
 export const modernEra: EraModule = {
-  async run({ app, sdk, call, user, caller, transport, runs, observe, task }) {
-    const bindingFacts: StateBinding = {
-      server: app.info.name,
-      method: call.method,
-      target: call.target,
-      args: call.args,
-      principal: user?.id,
-    };
-    // The binding (canonical JSON of the arguments) is needed only when a state is opened or sealed:
-    // a call that asks nothing never computes it.
-    let binding: Uint8Array | undefined;
-    const bindingOf = () => (binding ??= bindingBytes(bindingFacts));
-    const envelope = (sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
-    const clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
-    const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
-    // A client that cannot open URLs gets a page's link in a result, and makes the same call again
-    // (with no state) once the person answered: its parked state is on the server (when anything
-    // could be parked at all). An anonymous caller's is found by the resume token it carries back
-    // (never by its address, which others may share).
-    const clientInfo = envelope[CLIENT_INFO_META_KEY] as { name?: string; version?: string } | undefined;
-    const host = app.hosts.of(clientInfo, protocolVersion);
-    const opensUrls =
-      elicitationModes(clientCapabilities, protocolVersion).url && (host?.opensPages(true) ?? true);
-    const anonymous = !user && transport === 'http';
-    const carriesTokens = anonymous && carriesResumeTokens(clientCapabilities);
-    const token = anonymous ? resumeTokenIn(sdk.mcpReq._meta) : undefined;
-    // Only where the author said so, and only for a client that carries no token back.
-    const address = anonymous && !carriesTokens && app.pages?.anonymousByAddress ? caller : undefined;
-    const parkable = app.pages?.mayHoldParked === true && !opensUrls;
-    const opened = await openState(app, sdk, bindingFacts, bindingOf);
-    const finder = { user, transport, resume: token, address };
-    const resumed =
-      opened === undefined && parkable
-        ? await resumeParked(app, app.pages!, bindingFacts, finder, bindingOf())
-        : undefined;
-    // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
-    const parker = { user, transport, resume: resumed ? token : undefined, address };
-    const state = opened ?? resumed?.state ?? firstRoundState();
-    observe?.round(state.rounds + 1);
-    const dropped = sdk.mcpReq.droppedInputResponseKeys;
-    if (dropped && dropped.length > 0) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Invalid inputResponses: the values for ${dropped.map((key) => `'${key}'`).join(', ')} are not bare result ` +
-          'objects (send the ElicitResult itself, e.g. { "action": "accept", "content": { ... } }).',
-      );
+  async run(request, call, observe, task) {
+    const client = modernClient(request);
+    const binding = new CallBinding(request, call.spec);
+    const anonymous = anonymousCaller(request, client);
+    const start = await startingPoint(request, client, binding, anonymous);
+    observe?.round(start.state.rounds + 1);
+    refuseDroppedResponses(request.sdk);
+    const round = new ModernRound(request, call, client, anonymous, start.state, task);
+    const first = await round.firstOutcome();
+    if ('record' in first) return round.becomeTask(first.record);
+    let ending: Outcome<unknown> = first;
+    let suspension: Suspension | undefined;
+    try {
+      suspension = round.suspensionAfter(first);
+    } catch (error) {
+      ending = { error };
     }
-    const replay = new ReplayEngine(
-      state,
-      sdk.mcpReq.inputResponses,
-      { maxRounds: app.maxRounds, maxTries: app.maxTries },
-      app.once,
-    );
-    const engine = new EngineSwitch(replay);
-    const starter = new TaskStarter({
-      app,
-      mode: task?.mode,
-      clientCapabilities,
-      principal: user?.id,
-      caller,
-      engine,
-      callId: state.callId,
-      tool: call.target,
-    });
-    const secrets = new CallSecrets();
-    const guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
-    // Every round runs the handler from the top: what earlier rounds sent is not sent again.
-    const notifications = new NotificationSequence(state.notified);
-    const facts: ContextFacts = {
-      era: 'modern',
-      protocolVersion,
-      user,
-      clientCapabilities,
-      clientInfo,
-      host,
-      sdk,
-      flows: app.flows,
-      task: starter,
-      transport,
-      pages: app.pages,
-      call,
-      secrets,
-      // An anonymous caller's pages count against its address: a budget bucket, not an identity.
-      anonymousScope: user ? undefined : caller,
-      resumable: !anonymous || carriesTokens || address !== undefined,
-      guard,
-      notifications,
-    };
-
-    type Outcome = { readonly value: Awaited<ReturnType<typeof runs.handler>> } | { readonly error: unknown };
-    type Value = Awaited<ReturnType<typeof runs.handler>>;
-    const running: Promise<Outcome> = runs.handler(createContext(facts, engine)).then(
-      (value) => ({ value: value as Value }),
-      (error: unknown) => ({ error }),
-    );
-    // The call ends when the handler does, or earlier, when it becomes a task: then the request is
-    // answered with the task and the handler goes on, its outcome recorded on the task. (A tool with
-    // no task mode never becomes one: no race to set up on every round.)
-    const first: Outcome | { readonly record: TaskRecord } = task?.mode
-      ? await Promise.race([running, starter.detached.then((record) => ({ record }))])
-      : await running;
-    if ('record' in first) {
-      void running.then(async (outcome) => {
-        await secrets.erase(app.pages);
-        await task?.settle(first.record, outcome as never);
-      });
-      return createTaskResult(first.record);
-    }
-    let failed = 'error' in first;
-    let failure = 'error' in first ? first.error : undefined;
-    const result = 'error' in first ? undefined : first.value;
-    let guardAsk: Suspension | undefined;
-    if (!failed && isInputRequired(result)) {
-      try {
-        const items = batchItems(
-          result.questions,
-          (kind) => isDeclared(kind, facts.clientCapabilities, facts.protocolVersion),
-          facts.host,
-        );
-        guardAsk = guardSuspension(replay.stateSoFar(), items, result.data, guard, app.maxRounds);
-      } catch (error) {
-        failed = true;
-        failure = error;
-      }
-    }
-    // A suspension wins even if the handler caught the signal and returned or threw something else.
-    const suspension = replay.suspension ?? (failed ? undefined : guardAsk);
-    if (suspension) {
-      const sealed = withNotified(suspension.state, notifications.reached);
-      const asks = Object.keys(suspension.inputRequests).length > 0;
-      // A batch that mixes questions this client shows with questions on pages answered by link:
-      // the client's go first (a result that parks the call cannot carry questions), the links in
-      // the round after.
-      if (suspension.outOfBand.length > 0 && !asks) {
-        const parked = {
-          state: sealed,
-          items: suspension.outOfBand,
-          formsFailed: false,
-          urlFailed: false,
-          shown: resumed?.shown,
-        };
-        return parkCall(app, app.pages!, bindingFacts, parker, parked) as never;
-      }
-      const codec = await app.codec();
-      const requestState = await codec.seal(sealed, bindingOf());
-      // A round that asks nothing (ctx.yieldRound) carries only its state: the client retries at once.
-      return inputRequired(
-        asks ? { inputRequests: suspension.inputRequests, requestState } : { requestState },
-      );
-    }
-    await secrets.erase(app.pages);
-    if (!failed) return result!;
-    if (failure instanceof MalformedResponseError)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, failure.message);
-    if (failure instanceof ElicitationUnavailable) {
-      throw new MissingRequiredClientCapabilityError(
-        { requiredCapabilities: failure.requiredCapabilities },
-        failure.message,
-      );
-    }
-    throw failure;
+    if (suspension) return round.suspend(suspension, binding, anonymous.finder, start);
+    return round.finish(ending);
   },
 };
+
+/** What a handler's run ended with. */
+type Outcome<R> = { readonly value: R } | { readonly error: unknown };
+
+/** The client of a 2026-07-28 request, from the request's `_meta` envelope. */
+function modernClient(request: CallRequest): CallClient {
+  const envelope = (request.sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
+  const clientInfo = envelope[CLIENT_INFO_META_KEY] as CallClient['clientInfo'];
+  return {
+    protocolVersion,
+    clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
+    clientInfo,
+    host: request.app.hosts.of(clientInfo, protocolVersion),
+  };
+}
+
+/**
+ * How a caller without a user is told apart, over HTTP: a client that cannot open URLs gets a page's
+ * link in a result and makes the same call again (with no state) once the person answered, its parked
+ * state on the server. An anonymous caller's is found by the resume token it carries back (never by
+ * its address, which others may share), or by its address only where the author said so and only for
+ * a client that carries no token back.
+ */
+interface AnonymousCaller {
+  readonly anonymous: boolean;
+  /** Whether its client carries resume tokens back. */
+  readonly carriesTokens: boolean;
+  /** Finds a parked call again: the token the request carried, or the caller's address. */
+  readonly finder: AnonymousFinder;
+}
+
+function anonymousCaller(request: CallRequest, client: CallClient): AnonymousCaller {
+  const anonymous = !request.user && request.transport === 'http';
+  const carriesTokens = anonymous && carriesResumeTokens(client.clientCapabilities);
+  const byAddress = anonymous && !carriesTokens && request.app.pages?.anonymousByAddress;
+  return {
+    anonymous,
+    carriesTokens,
+    finder: {
+      resume: anonymous ? resumeTokenIn(request.sdk.mcpReq._meta) : undefined,
+      address: byAddress ? request.caller : undefined,
+    },
+  };
+}
+
+/** Where a round starts. */
+interface StartingPoint {
+  readonly state: RoundState;
+  /** Whether it goes on from a call parked earlier. */
+  readonly resumed: boolean;
+  /** Digests of the links a parked call's results carried before (it was resumed by address). */
+  readonly shown?: readonly string[] | undefined;
+}
+
+/** Where a round starts: the state the request carries, else a call parked earlier, else a first round. */
+async function startingPoint(
+  request: CallRequest,
+  client: CallClient,
+  binding: CallBinding,
+  anonymous: AnonymousCaller,
+): Promise<StartingPoint> {
+  const opened = await openState(request, binding);
+  if (opened) return { state: opened, resumed: false };
+  const { app } = request;
+  const opensUrls =
+    elicitationModes(client.clientCapabilities, client.protocolVersion).url &&
+    (client.host?.opensPages(true) ?? true);
+  // Only a client that cannot open URLs has its calls parked (when anything could be parked at all).
+  if (app.pages?.mayHoldParked !== true || opensUrls) return { state: firstRoundState(), resumed: false };
+  const resumed = await resumeParked(request, app.pages, binding, anonymous.finder);
+  return resumed
+    ? { state: resumed.state, shown: resumed.shown, resumed: true }
+    : { state: firstRoundState(), resumed: false };
+}
 
 /** The frozen wire error for any state that does not open: the reason goes to the log only. */
 function invalidStateError(): ProtocolError {
@@ -205,21 +146,181 @@ function invalidStateError(): ProtocolError {
 }
 
 /** The state the request carries, opened; `undefined` when it carries none. */
-async function openState(
-  app: App,
-  sdk: ServerContext,
-  call: StateBinding,
-  binding: () => Uint8Array,
-): Promise<RoundState | undefined> {
-  const raw = sdk.mcpReq.requestState<unknown>();
+async function openState(request: CallRequest, binding: CallBinding): Promise<RoundState | undefined> {
+  const raw = request.sdk.mcpReq.requestState<unknown>();
   if (raw === undefined) return undefined;
+  const { app } = request;
   const codec = await app.codec();
-  const opened = await codec.open(raw, binding());
+  const opened = await codec.open(raw, binding.bytes());
   if (opened.ok) return opened.state;
+  const { method, target } = binding.facts;
   app.log(
     'warn',
-    `Refused requestState for ${call.method} ${JSON.stringify(call.target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
+    `Refused requestState for ${method} ${JSON.stringify(target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
     { reason: opened.reason },
   );
   throw invalidStateError();
+}
+
+/** Answers the SDK could not read as bare results: refused, with what to send instead. */
+function refuseDroppedResponses(sdk: ServerContext): void {
+  const dropped = sdk.mcpReq.droppedInputResponseKeys;
+  if (!dropped || dropped.length === 0) return;
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid inputResponses: the values for ${dropped.map((key) => `'${key}'`).join(', ')} are not bare result ` +
+      'objects (send the ElicitResult itself, e.g. { "action": "accept", "content": { ... } }).',
+  );
+}
+
+/** The error a failed round answers the request with: a client's malformed answer, a missing mode. */
+function wireError(failure: unknown): unknown {
+  if (failure instanceof MalformedResponseError)
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, failure.message);
+  if (failure instanceof ElicitationUnavailable)
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: failure.requiredCapabilities },
+      failure.message,
+    );
+  return failure;
+}
+
+/** One 2026-07-28 round of a call: the handler's run from the top, against the journal of its state. */
+class ModernRound<R> {
+  readonly #request: CallRequest;
+  readonly #replay: ReplayEngine;
+  readonly #starter: TaskStarter;
+  readonly #guard: ModernGuardRound;
+  readonly #facts: RunFacts;
+  readonly #task: TaskCall<R> | undefined;
+  readonly #running: Promise<Outcome<R>>;
+
+  constructor(
+    request: CallRequest,
+    call: EraCall<R>,
+    client: CallClient,
+    anonymous: AnonymousCaller,
+    state: RoundState,
+    task: TaskCall<R> | undefined,
+  ) {
+    const { app, sdk, user } = request;
+    this.#request = request;
+    this.#task = task;
+    this.#replay = new ReplayEngine(
+      state,
+      sdk.mcpReq.inputResponses,
+      { maxRounds: app.maxRounds, maxTries: app.maxTries },
+      app.once,
+    );
+    const engine = new EngineSwitch(this.#replay);
+    this.#starter = new TaskStarter({
+      app,
+      mode: task?.mode,
+      clientCapabilities: client.clientCapabilities,
+      principal: user?.id,
+      caller: request.caller,
+      engine,
+      callId: state.callId,
+      tool: call.spec.target,
+    });
+    this.#guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
+    const { finder } = anonymous;
+    this.#facts = new RunFacts(
+      request,
+      call.spec,
+      client,
+      this.#starter,
+      new CallSecrets(),
+      // An anonymous caller's pages count against its address: a budget bucket, not an identity.
+      user ? undefined : request.caller,
+      !anonymous.anonymous || anonymous.carriesTokens || finder.address !== undefined,
+      this.#guard,
+      // Every round runs the handler from the top: what earlier rounds sent is not sent again.
+      new NotificationSequence(state.notified),
+    );
+    this.#running = call.handler(createContext(this.#facts, engine)).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /**
+   * What the handler ended with, or the task the call became first: then the request is answered
+   * with the task and the handler goes on, its outcome recorded on the task. (A tool with no task
+   * mode never becomes one: no race to set up on every round.)
+   */
+  firstOutcome(): Promise<Outcome<R> | { readonly record: TaskRecord }> {
+    if (!this.#task?.mode) return this.#running;
+    return Promise.race([this.#running, this.#starter.detached.then((record) => ({ record }))]);
+  }
+
+  /** Answers the request with the task the call became; the handler's outcome settles it later. */
+  becomeTask(record: TaskRecord): CreateTaskResult {
+    const task = this.#task!;
+    void this.#running.then(async (outcome) => {
+      await this.#facts.secrets.erase(this.#request.app.pages);
+      await task.settle(record, outcome);
+    });
+    return createTaskResult(record);
+  }
+
+  /**
+   * Where the round stops to ask: at a question the journal has no answer for, or at a guard-style
+   * `inputRequired()` the handler returned. A suspension wins even if the handler caught the signal
+   * and returned or threw something else. Throws when a guard round cannot be asked.
+   */
+  suspensionAfter(outcome: Outcome<R>): Suspension | undefined {
+    if (this.#replay.suspension) return this.#replay.suspension;
+    if ('error' in outcome || !isInputRequired(outcome.value)) return undefined;
+    const asked = outcome.value;
+    const { clientCapabilities, protocolVersion, host } = this.#facts;
+    const items = batchItems(
+      asked.questions,
+      (kind) => isDeclared(kind, clientCapabilities, protocolVersion),
+      host,
+    );
+    const { maxRounds } = this.#request.app;
+    return guardSuspension(this.#replay.stateSoFar(), items, asked.data, this.#guard, maxRounds);
+  }
+
+  /**
+   * Ends the round at its questions: an InputRequiredResult carrying the sealed state, or (questions
+   * only on pages answered by link, for a client that shows none of them) the call parked there.
+   */
+  async suspend(
+    suspension: Suspension,
+    binding: CallBinding,
+    finder: AnonymousFinder,
+    start: StartingPoint,
+  ): Promise<InputRequiredResult> {
+    const request = this.#request;
+    const sealed = withNotified(suspension.state, this.#facts.notifications!.reached);
+    const asks = Object.keys(suspension.inputRequests).length > 0;
+    // A batch that mixes questions this client shows with questions on pages answered by link: the
+    // client's go first (a result that parks the call cannot carry questions), the links in the
+    // round after.
+    if (suspension.outOfBand.length > 0 && !asks) {
+      // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
+      const parker = { resume: start.resumed ? finder.resume : undefined, address: finder.address };
+      const parked = {
+        state: sealed,
+        items: suspension.outOfBand,
+        formsFailed: false,
+        urlFailed: false,
+        shown: start.shown,
+      };
+      return parkCall(request, request.app.pages!, binding, parked, parker) as never;
+    }
+    const codec = await request.app.codec();
+    const requestState = await codec.seal(sealed, binding.bytes());
+    // A round that asks nothing (ctx.yieldRound) carries only its state: the client retries at once.
+    return inputRequired(asks ? { inputRequests: suspension.inputRequests, requestState } : { requestState });
+  }
+
+  /** Ends the call with what the handler ended with: its value, or its failure as the wire says it. */
+  async finish(outcome: Outcome<unknown>): Promise<R> {
+    await this.#facts.secrets.erase(this.#request.app.pages);
+    if ('error' in outcome) throw wireError(outcome.error);
+    return outcome.value as R;
+  }
 }

@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
-import { callerKey } from '../run/caller-key.js';
+import { callerKey } from '../request/caller-key.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
 import {
@@ -419,13 +419,7 @@ export class Endpoint {
   #start(): Promise<unknown> {
     this.#started ??= (async () => {
       const serving = serveStdio(
-        () =>
-          buildSdkServer(this.#app, 'modern', 'http', {
-            authOf: (sdk) => this.#mux.authInfoFor(sdk.mcpReq.id),
-            callerOf: (sdk) => this.#mux.callerFor(sdk.mcpReq.id),
-            onDispatch: (sdk) => this.#mux.markDispatched(sdk.mcpReq.id),
-            internal: (sdk) => this.#mux.isInternal(sdk.mcpReq.id),
-          }),
+        () => buildSdkServer(this.#app, 'modern', 'http', (sdk) => this.#mux.arrivalOf(sdk.mcpReq.id)),
         {
           legacy: 'reject',
           transport: this.#mux,

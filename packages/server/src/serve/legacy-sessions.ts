@@ -1,5 +1,5 @@
 import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
-import { callerKey } from '../run/caller-key.js';
+import { callerKey } from '../request/caller-key.js';
 import type { SessionRecord, SessionRouter } from '../session-router.js';
 import type { HttpExchange, HttpResponder } from './http-exchange.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
