@@ -236,22 +236,14 @@ export class Endpoint {
 
   /** `mayForward`: false for a request another replica passed here (it is never passed on again). */
   async #serve(exchange: HttpExchange, respond: HttpResponder, mayForward: boolean): Promise<void> {
-    const hostHeader = exchange.header('host');
-    if (hostHeader === undefined || hostHeader !== this.#hostPassed) {
-      const host = validateHostHeader(hostHeader, this.#allowedHosts);
-      if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
-      this.#hostPassed = hostHeader;
-    }
-    const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
-    if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
-
+    const refused = this.#hostOrOriginRefusal(exchange);
+    if (refused) return respond.json(403, refused);
     let authInfo: AuthInfo | undefined;
     if (this.#authenticate) {
       const authenticated = await this.#authenticate(exchange.webRequest());
       if (authenticated instanceof Response) return respond.web(authenticated);
       authInfo = authenticated;
     }
-    const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
       if (exchange.header('mcp-session-id') !== undefined) {
@@ -262,54 +254,90 @@ export class Endpoint {
         rpcError(null, HTTP_REFUSED, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
       );
     }
-    if (!isJsonContentType(exchange.header('content-type'))) {
-      return respond.json(
-        415,
-        rpcError(null, HTTP_REFUSED, 'Unsupported Media Type: send Content-Type: application/json.'),
-      );
-    }
-    const accept = exchange.header('accept');
-    if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
-      return respond.json(
-        406,
-        rpcError(null, HTTP_REFUSED, 'Not Acceptable: the client must accept application/json.'),
-      );
-    }
-    const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
-    if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
-    const id = (read.body as { id?: unknown } | null)?.id;
-    const problem = inboundProblem(read.body);
-    if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
-    if (this.#authorize) {
-      const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
-      if (refusal !== undefined) return respond.web(refusal);
-    }
-
+    const post = await this.#readPost(exchange, respond, authInfo);
+    if (!post) return;
     const route = classifyInboundRequest({
       httpMethod: 'POST',
       protocolVersionHeader: exchange.header('mcp-protocol-version'),
       mcpMethodHeader: exchange.header('mcp-method'),
       mcpNameHeader: exchange.header('mcp-name'),
-      body: read.body,
+      body: post.body,
     });
     if (route.kind === 'reject')
-      return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
+      return respond.json(route.httpStatus, rpcError(post.id, route.code, route.message, route.data));
     if (route.kind === 'legacy') {
       // While the server drains before it stops, answers and notifications still reach the 2025
       // calls in flight; new sessions and calls go elsewhere (2026-07-28 requests, short and
       // stateless, are served as usual).
-      if (this.#draining && carriesRequest(read.body))
-        return respond.json(503, rpcError(id, HTTP_REFUSED, DRAINING));
-      const body = { parsed: read.body, bytes: read.bytes };
+      if (this.#draining && carriesRequest(post.body))
+        return respond.json(503, rpcError(post.id, HTTP_REFUSED, DRAINING));
+      const body = { parsed: post.body, bytes: post.bytes };
       return this.#legacy.handle(exchange, respond, body, authInfo, mayForward);
     }
+    return this.#serveModernRoute(route, post.id, authInfo, exchange, respond);
+  }
+
+  /** The refusal of a request whose Host or Origin this endpoint does not serve (DNS rebinding). */
+  #hostOrOriginRefusal(exchange: HttpExchange): object | undefined {
+    const hostHeader = exchange.header('host');
+    if (hostHeader === undefined || hostHeader !== this.#hostPassed) {
+      const host = validateHostHeader(hostHeader, this.#allowedHosts);
+      if (!host.ok) return rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`);
+      this.#hostPassed = hostHeader;
+    }
+    const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
+    if (!origin.ok) return rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`);
+    return undefined;
+  }
+
+  /**
+   * A POST's body: of a type this endpoint takes, for a client that reads its answers, within the
+   * size limit, valid UTF-8 and JSON, shaped and nested within bounds, and authorized message by
+   * message. `undefined` once a refusal has answered the request.
+   */
+  async #readPost(
+    exchange: HttpExchange,
+    respond: HttpResponder,
+    authInfo: AuthInfo | undefined,
+  ): Promise<{ readonly body: unknown; readonly bytes: Uint8Array; readonly id: unknown } | undefined> {
+    if (!isJsonContentType(exchange.header('content-type'))) {
+      const message = 'Unsupported Media Type: send Content-Type: application/json.';
+      return void respond.json(415, rpcError(null, HTTP_REFUSED, message));
+    }
+    const accept = exchange.header('accept');
+    if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
+      const message = 'Not Acceptable: the client must accept application/json.';
+      return void respond.json(406, rpcError(null, HTTP_REFUSED, message));
+    }
+    const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
+    if (!read.ok) return void respond.json(read.status, rpcError(null, read.code, read.message));
+    const id = (read.body as { id?: unknown } | null)?.id;
+    const problem = inboundProblem(read.body);
+    if (problem !== undefined) return void respond.json(400, rpcError(id, INVALID_PARAMS, problem));
+    if (this.#authorize) {
+      const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
+      if (refusal !== undefined) return void (await respond.web(refusal));
+    }
+    return { body: read.body, bytes: read.bytes, id };
+  }
+
+  /**
+   * A 2026-07-28 request the SDK's ladder classified: a revision this server speaks, its standard
+   * headers matching its body, then served by what it asks for (a listen stream, a task request,
+   * or the shared modern server).
+   */
+  async #serveModernRoute(
+    route: Extract<ReturnType<typeof classifyInboundRequest>, { kind: 'modern' }>,
+    id: unknown,
+    authInfo: AuthInfo | undefined,
+    exchange: HttpExchange,
+    respond: HttpResponder,
+  ): Promise<void> {
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
       const data = { supported: MODERN_REVISIONS, requested };
-      return respond.json(
-        400,
-        rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, data),
-      );
+      const message = `Unsupported protocol version: ${requested}`;
+      return respond.json(400, rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, message, data));
     }
     if (route.messageKind === 'notification') return respond.empty(202);
     const mismatch = checkStandardHeaders(
@@ -319,11 +347,12 @@ export class Endpoint {
     );
     if (mismatch)
       return respond.json(mismatch.status, rpcError(id, mismatch.code, mismatch.message, mismatch.data));
+    const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (route.message.method === 'subscriptions/listen')
       return this.#listeners.serve(route.message, exchange, respond, caller);
     if (isTaskMethod(route.message.method))
       return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
-    await this.#serveModern(route.message, authInfo, caller, exchange, respond, accept);
+    await this.#serveModern(route.message, authInfo, caller, exchange, respond, exchange.header('accept'));
   }
 
   /**
