@@ -154,6 +154,7 @@ export class ReplayEngine {
     return this.#journal.next(fp, label);
   }
 
+  /** The ask point the journal has no answer for: answered by this request's responses, or the round's end. */
   async #frontier(point: AskPoint): Promise<ItemResult[]> {
     const pending = this.#state.pending;
     const answering = !this.#frontierDone;
@@ -163,11 +164,35 @@ export class ReplayEngine {
     }
     const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
     const tries = answering && pending ? pending.tries : 0;
+    const read = await this.#readAnswers(point, partial, answering);
+    const { results, reasons } = read;
+    if (results.size === point.items.length) {
+      const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
+      const entry: Json = point.batch
+        ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
+        : encode(point.items[0]!);
+      this.#journal.push(point.fingerprint, entry);
+      return point.items.map((item) => results.get(item.key)!);
+    }
+    const nextTries = reasons.size > 0 ? tries + 1 : tries;
+    if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
+      throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
+    }
+    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
+    this.#suspension = this.#suspensionAt(point, partial, read, nextTries);
+    throw SUSPEND;
+  }
+
+  /**
+   * What this request answers of the point's questions: results (from the partial answers of earlier
+   * rounds, pages that answer themselves, and usable responses), and the reasons invalid ones are
+   * asked again. `answering`: false once the frontier was reached before (the responses were used).
+   */
+  async #readAnswers(point: AskPoint, partial: Record<string, Json>, answering: boolean): Promise<Answers> {
+    const results = new Map<string, ItemResult>();
     const reasons = new Map<string, string>();
     /** Pages the client said were finished, still open: asked again, saying so. */
     const unfinished = new Set<string>();
-    const results = new Map<string, ItemResult>();
-
     for (const item of point.items) {
       const kind = kindOf(item);
       if (item.key in partial) {
@@ -194,22 +219,12 @@ export class ReplayEngine {
         else if ((checked.result as { action?: unknown }).action === 'accept') unfinished.add(item.key);
       }
     }
+    return { results, reasons, unfinished };
+  }
 
-    if (results.size === point.items.length) {
-      const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
-      const entry: Json = point.batch
-        ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
-        : encode(point.items[0]!);
-      this.#journal.push(point.fingerprint, entry);
-      return point.items.map((item) => results.get(item.key)!);
-    }
-
-    const nextTries = reasons.size > 0 ? tries + 1 : tries;
-    if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
-      throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
-    }
-    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
-
+  /** Where the round ends: the questions still open, asked (again, with reasons), and the state so far. */
+  #suspensionAt(point: AskPoint, partial: Record<string, Json>, read: Answers, tries: number): Suspension {
+    const { results, reasons, unfinished } = read;
     const inputRequests: Record<string, InputRequest> = {};
     const outOfBand: AskItem[] = [];
     for (const item of point.items) {
@@ -227,23 +242,28 @@ export class ReplayEngine {
             : questionMessage(item, reasons.get(item.key)),
         );
     }
-    const nextPending: PendingAsk = {
+    const pending: PendingAsk = {
       fingerprint: point.fingerprint,
-      tries: nextTries,
+      tries,
       ...(Object.keys(partial).length > 0 && { partial }),
     };
-    this.#suspension = {
-      inputRequests,
-      state: {
-        callId: this.#state.callId,
-        rounds: this.#state.rounds + 1,
-        journal: this.#journal.entries,
-        pending: nextPending,
-      },
-      outOfBand,
+    const state = {
+      callId: this.#state.callId,
+      rounds: this.#state.rounds + 1,
+      journal: this.#journal.entries,
+      pending,
     };
-    throw SUSPEND;
+    return { inputRequests, state, outOfBand };
   }
+}
+
+/** What one request answers of an ask point's questions. */
+interface Answers {
+  readonly results: Map<string, ItemResult>;
+  /** Why an answer was invalid, by question key: it is asked again with the reason. */
+  readonly reasons: Map<string, string>;
+  /** Pages the client said were finished, still open. */
+  readonly unfinished: Set<string>;
 }
 
 /** On 2026-07-28 the server looks at a flow once per round; a flow still pending is asked again. */
