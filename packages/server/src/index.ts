@@ -26,6 +26,7 @@ export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flo
 export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore, KeptValue } from './flows/flow-types.js';
 export { MemoryFlowStore, type MemoryFlowStoreOptions } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
+export type { SlowReaderLimits } from './http/http-exchange.js';
 export {
   type InputRequired,
   inputRequired,
@@ -63,7 +64,6 @@ export {
   toolResult,
 } from './results/results.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
-export type { SlowReaderLimits } from './serve/http-exchange.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { RequestTarget } from './serve/request-target.js';
 export type { StdioOptions } from './serve/stdio.js';

@@ -1,8 +1,8 @@
 import type { AuthInfo, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
+import { callerKey } from '../http/caller-key.js';
 import type { MiddlewareMethod } from '../middleware.js';
 import type { Principal } from '../types.js';
-import { callerKey } from './caller-key.js';
 
 /** What the HTTP edge recorded about a request it passed to the shared modern connection. */
 export interface Arrival {

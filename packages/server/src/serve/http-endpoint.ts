@@ -12,21 +12,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
-import { callerKey } from '../request/caller-key.js';
-import { buildSdkServer } from '../run/sdk-server.js';
-import { isTaskMethod } from '../tasks/task-requests.js';
+import { callerKey } from '../http/caller-key.js';
 import {
   type HttpExchange,
   type HttpResponder,
   type SlowReaderLimits,
   slowReaderLimits,
-} from './http-exchange.js';
-import { inboundProblem } from './inbound-guard.js';
-import { LegacySessions } from './legacy-sessions.js';
-import { ListenStreams } from './listen-streams.js';
-import { ModernMux } from './modern-mux.js';
-import { parseJsonBody } from './read-body.js';
-import { type RequestTarget, targetOf } from './request-target.js';
+} from '../http/http-exchange.js';
+import { inboundProblem } from '../http/inbound-guard.js';
+import { parseJsonBody } from '../http/read-body.js';
 import {
   HEADER_MISMATCH,
   HTTP_REFUSED,
@@ -38,10 +32,16 @@ import {
   PARSE_ERROR,
   rpcError,
   UNSUPPORTED_PROTOCOL_VERSION,
-} from './rpc-error.js';
+} from '../http/rpc-error.js';
+import { toFetchExchange } from '../http/web-adapter.js';
+import { buildSdkServer } from '../run/sdk-server.js';
+import { isTaskMethod } from '../tasks/task-requests.js';
+import { LegacySessions } from './legacy-sessions.js';
+import { ListenStreams } from './listen-streams.js';
+import { ModernMux } from './modern-mux.js';
+import { type RequestTarget, targetOf } from './request-target.js';
 import { checkStandardHeaders, paramHeadersOf } from './standard-headers.js';
 import { serveTaskRequest } from './task-route.js';
-import { toFetchExchange } from './web-adapter.js';
 
 /** Options of the `/mcp` endpoint. */
 export interface EndpointOptions {

@@ -1,8 +1,8 @@
 import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
-import { callerKey } from '../request/caller-key.js';
+import { callerKey } from '../http/caller-key.js';
+import type { HttpExchange, HttpResponder } from '../http/http-exchange.js';
+import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from '../http/rpc-error.js';
 import type { SessionRecord, SessionRouter } from '../session-router.js';
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
-import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
 import { SessionTransport } from './session-transport.js';
 

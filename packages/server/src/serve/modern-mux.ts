@@ -10,8 +10,8 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { INTERNAL_ERROR } from '../http/rpc-error.js';
 import type { Arrival } from '../request/call-request.js';
-import { INTERNAL_ERROR } from './rpc-error.js';
 
 /** Where one exchange's messages go: mid-call notifications, then exactly one response. */
 export interface ExchangeSink {

@@ -12,8 +12,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from './http-exchange.js';
-import { ReplayBudget, type ReplayLimits } from './replay-budget.js';
+import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from '../http/http-exchange.js';
 import {
   HTTP_REFUSED,
   INTERNAL_ERROR,
@@ -21,7 +20,8 @@ import {
   PARSE_ERROR,
   rpcError,
   SESSION_NOT_FOUND,
-} from './rpc-error.js';
+} from '../http/rpc-error.js';
+import { ReplayBudget, type ReplayLimits } from './replay-budget.js';
 import { SessionEvents } from './session-events.js';
 
 /** Messages one POST may batch at most (as the SDK's own transport allows). */

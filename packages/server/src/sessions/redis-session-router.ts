@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { requestIdsOf } from '../http/request-ids.js';
+import { SESSION_NOT_FOUND } from '../http/rpc-error.js';
 import { requireRedisClient } from '../require-redis-client.js';
-import { requestIdsOf } from '../serve/request-ids.js';
-import { SESSION_NOT_FOUND } from '../serve/rpc-error.js';
 import type { SessionHost, SessionRecord, SessionRouter } from '../session-router.js';
 import {
   type ForwardMessage,
