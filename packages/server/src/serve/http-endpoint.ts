@@ -34,14 +34,14 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from '../http/rpc-error.js';
 import { toFetchExchange } from '../http/web-adapter.js';
+import { ListenStreams } from '../modern/listen-streams.js';
+import { ModernMux } from '../modern/modern-mux.js';
+import { checkStandardHeaders, paramHeadersOf } from '../modern/standard-headers.js';
+import { serveTaskRequest } from '../modern/task-route.js';
 import { buildSdkServer } from '../run/sdk-server.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { ListenStreams } from './listen-streams.js';
-import { ModernMux } from './modern-mux.js';
 import { type RequestTarget, targetOf } from './request-target.js';
-import { checkStandardHeaders, paramHeadersOf } from './standard-headers.js';
-import { serveTaskRequest } from './task-route.js';
 
 /** Options of the `/mcp` endpoint. */
 export interface EndpointOptions {
