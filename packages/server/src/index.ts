@@ -67,7 +67,7 @@ export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { RequestTarget } from './serve/request-target.js';
 export type { StdioOptions } from './serve/stdio.js';
-export type { SessionHost, SessionRecord, SessionRouter } from './session-router.js';
+export type { SessionHost, SessionRecord, SessionRouter } from './sessions/session-router.js';
 export { StateTooLargeError } from './state/state-codec.js';
 export type { TaskSettings } from './tasks/task-store.js';
 export type * from './types.js';

@@ -39,8 +39,8 @@ import { ModernMux } from '../modern/modern-mux.js';
 import { checkStandardHeaders, paramHeadersOf } from '../modern/standard-headers.js';
 import { serveTaskRequest } from '../modern/task-route.js';
 import { buildSdkServer } from '../run/sdk-server.js';
+import { LegacySessions } from '../sessions/legacy-sessions.js';
 import { isTaskMethod } from '../tasks/task-requests.js';
-import { LegacySessions } from './legacy-sessions.js';
 import { type RequestTarget, targetOf } from './request-target.js';
 
 /** Options of the `/mcp` endpoint. */

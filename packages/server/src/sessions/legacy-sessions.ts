@@ -2,8 +2,8 @@ import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextpr
 import { callerKey } from '../http/caller-key.js';
 import type { HttpExchange, HttpResponder } from '../http/http-exchange.js';
 import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from '../http/rpc-error.js';
-import type { SessionRecord, SessionRouter } from '../session-router.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
+import type { SessionRecord, SessionRouter } from './session-router.js';
 import { SessionTransport } from './session-transport.js';
 
 /** How often open streams get a keep-alive comment (proxies end streams that stay silent). */
