@@ -11,7 +11,7 @@ import {
   httpServerOptions,
   SERVER_HTTP_LIMITS,
   StreamConnections,
-} from '@parley/core';
+} from '@parley/core/node';
 import type { App } from '../app.js';
 import { slowReaderLimits } from '../http/http-exchange.js';
 import { nodeExchange, nodeResponder } from '../http/node-adapter.js';
