@@ -4,7 +4,19 @@ export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions }
 export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
 export { VagueMessageError } from './ask/vague-message.js';
-export type * from './ask-types.js';
+export type {
+  AskMissingOptions,
+  BatchItem,
+  BatchResult,
+  ElicitOutcome,
+  FlowTarget,
+  FormInput,
+  RootsInput,
+  SamplingInput,
+  UrlInput,
+  UrlOutcome,
+  WithFields,
+} from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
   AuthorError,
@@ -70,4 +82,16 @@ export type { StdioOptions } from './serve/stdio.js';
 export type { SessionHost, SessionRecord, SessionRouter } from './sessions/session-router.js';
 export { StateTooLargeError } from './state/state-codec.js';
 export type { TaskSettings } from './tasks/task-store.js';
-export type * from './types.js';
+export type {
+  Completer,
+  Completers,
+  ConfirmOptions,
+  ConfirmOutcome,
+  ElicitOptions,
+  Json,
+  ParleyContext,
+  Principal,
+  PromptReturn,
+  ResourceReturn,
+  ToolReturn,
+} from './types.js';
