@@ -73,6 +73,7 @@ export {
   resourceResult,
   structuredResult,
   toolError,
+  toolErrorResult,
   toolResult,
 } from './results/results.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';

@@ -18,7 +18,7 @@ import { type MissingPlan, planMissing } from '../registry/missing-args.js';
 import { type ArgsCheck, checkArgs, validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
-import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
+import { failedToolResult, toCallToolResult, toPromptResult, toReadResourceResult } from './results.js';
 
 /** What a request calls, or the result that answers it without a call. */
 export type FoundOrRefused = FoundCall | { readonly refused: Result };
@@ -84,7 +84,7 @@ const tools: Surface<'tools/call'> = {
       : toolCallOf(tool, args, validated);
   },
   // A tool has an error result: the caller (and its model) reads the failure there.
-  fail: (message) => toolError(message),
+  fail: (message) => failedToolResult(message),
 };
 
 /**
@@ -95,11 +95,11 @@ const tools: Surface<'tools/call'> = {
 function toolCallOf(tool: RegisteredTool, args: unknown, validated: ArgsCheck): FoundOrRefused {
   if (tool.missing) {
     const plan = planMissing(tool.missing.source, args, validated, tool.missing.settings);
-    if (plan.kind === 'refuse') return { refused: toolError(plan.message) };
+    if (plan.kind === 'refuse') return { refused: failedToolResult(plan.message) };
     return new ToolCall(tool, args, plan.kind === 'complete' ? plan.value : undefined, plan);
   }
   if (!validated.ok)
-    return { refused: toolError(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
+    return { refused: failedToolResult(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
   return new ToolCall(tool, args, validated.value, undefined);
 }
 
