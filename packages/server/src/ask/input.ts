@@ -2,17 +2,6 @@ import type { CreateMessageRequestParams } from '@modelcontextprotocol/server';
 import type { QuestionInput } from '@parley/core/form';
 import type { FormInput, RootsInput, SamplingInput, UrlInput } from '../ask-types.js';
 
-/**
- * Builders for `ctx.elicitAll` entries of every kind: `input.elicit(message, question)` is what
- * `ctx.elicit(message, question)` asks alone.
- *
- * @example
- * const answers = await ctx.elicitAll({
- *   user_name: input.elicit('What is your name?', ask.form({ name: ask.text() })),
- *   greeting: input.sampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi.' } }], maxTokens: 50 }),
- *   client_roots: input.roots(),
- * });
- */
 function formInput<Q extends QuestionInput>(
   message: string,
   question: Q,
@@ -27,6 +16,17 @@ function formInput<Q extends QuestionInput>(
   };
 }
 
+/**
+ * Builders for `ctx.elicitAll` entries of every kind: `input.elicit(message, question)` is what
+ * `ctx.elicit(message, question)` asks alone.
+ *
+ * @example
+ * const answers = await ctx.elicitAll({
+ *   user_name: input.elicit('What is your name?', ask.form({ name: ask.text() })),
+ *   greeting: input.sampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi.' } }], maxTokens: 50 }),
+ *   client_roots: input.roots(),
+ * });
+ */
 export const input = {
   /**
    * A form question, as `ctx.elicit` asks one; pass `{ mentionsSecret: true }` when its message only
@@ -34,6 +34,8 @@ export const input = {
    */
   elicit: formInput,
   /**
+   * The name `input.elicit` had before: a form question.
+   *
    * @deprecated Renamed `input.elicit` (`ask.form` builds the form itself); this name goes in the
    * next release.
    */

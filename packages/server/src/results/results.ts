@@ -55,8 +55,10 @@ export function toolErrorResult(...blocks: BlockInput[]): CallToolResult {
 }
 
 /**
- * @deprecated Renamed {@link toolErrorResult} (a result, beside the `ToolError` one throws); this
- * name goes in the next release.
+ * The name {@link toolErrorResult} had before: a tool result that reports a failure to the model.
+ *
+ * @deprecated Renamed `toolErrorResult` (a result, beside the `ToolError` one throws); this name goes
+ * in the next release.
  */
 export const toolError: typeof toolErrorResult = toolErrorResult;
 
