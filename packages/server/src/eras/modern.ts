@@ -42,13 +42,11 @@ import { EngineSwitch, TaskStarter } from './task-start.js';
  */
 export const modernEra: EraModule = {
   async run(request, call, observe, task) {
-    const client = modernClient(request);
-    const binding = new CallBinding(request, call.spec);
-    const anonymous = anonymousCaller(request, client);
-    const start = await startingPoint(request, client, binding, anonymous);
+    const modern = new ModernCall(request, call);
+    const start = await modern.startingPoint();
     observe?.round(start.state.rounds + 1);
     refuseDroppedResponses(request.sdk);
-    const round = new ModernRound(request, call, client, anonymous, start.state, task);
+    const round = new ModernRound(modern, call, start.state, task);
     const first = await round.firstOutcome();
     if ('record' in first) return round.becomeTask(first.record);
     let ending: Outcome<unknown> = first;
@@ -58,55 +56,13 @@ export const modernEra: EraModule = {
     } catch (error) {
       ending = { error };
     }
-    if (suspension) return round.suspend(suspension, binding, anonymous.finder, start);
+    if (suspension) return round.suspend(suspension, start);
     return round.finish(ending);
   },
 };
 
 /** What a handler's run ended with. */
 type Outcome<R> = { readonly value: R } | { readonly error: unknown };
-
-/** The client of a 2026-07-28 request, from the request's `_meta` envelope. */
-function modernClient(request: CallRequest): CallClient {
-  const envelope = (request.sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
-  const protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
-  const clientInfo = envelope[CLIENT_INFO_META_KEY] as CallClient['clientInfo'];
-  return {
-    protocolVersion,
-    clientCapabilities: envelope[CLIENT_CAPABILITIES_META_KEY],
-    clientInfo,
-    host: request.app.hosts.of(clientInfo, protocolVersion),
-  };
-}
-
-/**
- * How a caller without a user is told apart, over HTTP: a client that cannot open URLs gets a page's
- * link in a result and makes the same call again (with no state) once the person answered, its parked
- * state on the server. An anonymous caller's is found by the resume token it carries back (never by
- * its address, which others may share), or by its address only where the author said so and only for
- * a client that carries no token back.
- */
-interface AnonymousCaller {
-  readonly anonymous: boolean;
-  /** Whether its client carries resume tokens back. */
-  readonly carriesTokens: boolean;
-  /** Finds a parked call again: the token the request carried, or the caller's address. */
-  readonly finder: AnonymousFinder;
-}
-
-function anonymousCaller(request: CallRequest, client: CallClient): AnonymousCaller {
-  const anonymous = !request.user && request.transport === 'http';
-  const carriesTokens = anonymous && carriesResumeTokens(client.clientCapabilities);
-  const byAddress = anonymous && !carriesTokens && request.app.pages?.anonymousByAddress;
-  return {
-    anonymous,
-    carriesTokens,
-    finder: {
-      resume: anonymous ? resumeTokenIn(request.sdk.mcpReq._meta) : undefined,
-      address: byAddress ? request.caller : undefined,
-    },
-  };
-}
 
 /** Where a round starts. */
 interface StartingPoint {
@@ -117,25 +73,86 @@ interface StartingPoint {
   readonly shown?: readonly string[] | undefined;
 }
 
-/** Where a round starts: the state the request carries, else a call parked earlier, else a first round. */
-async function startingPoint(
-  request: CallRequest,
-  client: CallClient,
-  binding: CallBinding,
-  anonymous: AnonymousCaller,
-): Promise<StartingPoint> {
-  const opened = await openState(request, binding);
-  if (opened) return { state: opened, resumed: false };
-  const { app } = request;
-  const opensUrls =
-    elicitationModes(client.clientCapabilities, client.protocolVersion).url &&
-    (client.host?.opensPages(true) ?? true);
-  // Only a client that cannot open URLs has its calls parked (when anything could be parked at all).
-  if (app.pages?.mayHoldParked !== true || opensUrls) return { state: firstRoundState(), resumed: false };
-  const resumed = await resumeParked(request, app.pages, binding, anonymous.finder);
-  return resumed
-    ? { state: resumed.state, shown: resumed.shown, resumed: true }
-    : { state: firstRoundState(), resumed: false };
+/**
+ * One 2026-07-28 request's call as the era reads it from the request: its client (from the `_meta`
+ * envelope), how its caller is found again when it is anonymous, and its binding. One object per
+ * request.
+ *
+ * A client that cannot open URLs gets a page's link in a result and makes the same call again (with
+ * no state) once the person answered, its parked state on the server. An anonymous caller's call is
+ * found by the resume token it carries back (never by its address, which others may share), or by
+ * its address only where the author said so and only for a client that carries no token back.
+ */
+class ModernCall implements CallClient, AnonymousFinder {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: unknown;
+  readonly clientInfo: CallClient['clientInfo'];
+  readonly host: CallClient['host'];
+  /** An anonymous caller over HTTP. */
+  readonly anonymous: boolean;
+  /** Whether its client carries resume tokens back. */
+  readonly carriesTokens: boolean;
+  /** The resume token the request carried (an anonymous caller's). */
+  readonly resume: string | undefined;
+  /** The caller's address, where its parked calls are found by address. */
+  readonly address: string | undefined;
+  readonly binding: CallBinding;
+
+  constructor(
+    readonly request: CallRequest,
+    call: EraCall<unknown>,
+  ) {
+    const envelope = (request.sdk.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    this.protocolVersion = String(envelope[PROTOCOL_VERSION_META_KEY] ?? '2026-07-28');
+    this.clientCapabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
+    this.clientInfo = envelope[CLIENT_INFO_META_KEY] as CallClient['clientInfo'];
+    this.host = request.app.hosts.of(this.clientInfo, this.protocolVersion);
+    const anonymous = !request.user && request.transport === 'http';
+    this.anonymous = anonymous;
+    this.carriesTokens = anonymous && carriesResumeTokens(this.clientCapabilities);
+    this.resume = anonymous ? resumeTokenIn(request.sdk.mcpReq._meta) : undefined;
+    const byAddress = anonymous && !this.carriesTokens && request.app.pages?.anonymousByAddress;
+    this.address = byAddress ? request.caller : undefined;
+    this.binding = new CallBinding(request, call.spec);
+  }
+
+  /** Whether a call parked now could be told from another caller's (see `PageCallFacts.resumable`). */
+  get resumable(): boolean {
+    return !this.anonymous || this.carriesTokens || this.address !== undefined;
+  }
+
+  /** Where the round starts: the state the request carries, else a call parked earlier, else a first round. */
+  async startingPoint(): Promise<StartingPoint> {
+    const opened = await this.#openState();
+    if (opened) return { state: opened, resumed: false };
+    const { app } = this.request;
+    const opensUrls =
+      elicitationModes(this.clientCapabilities, this.protocolVersion).url &&
+      (this.host?.opensPages(true) ?? true);
+    // Only a client that cannot open URLs has its calls parked (when anything could be parked at all).
+    if (app.pages?.mayHoldParked !== true || opensUrls) return { state: firstRoundState(), resumed: false };
+    const resumed = await resumeParked(this.request, app.pages, this.binding, this);
+    return resumed
+      ? { state: resumed.state, shown: resumed.shown, resumed: true }
+      : { state: firstRoundState(), resumed: false };
+  }
+
+  /** The state the request carries, opened; `undefined` when it carries none. */
+  async #openState(): Promise<RoundState | undefined> {
+    const { app, sdk } = this.request;
+    const raw = sdk.mcpReq.requestState<unknown>();
+    if (raw === undefined) return undefined;
+    const codec = await app.codec();
+    const opened = await codec.open(raw, this.binding.bytes());
+    if (opened.ok) return opened.state;
+    const { method, target } = this.binding.facts;
+    app.log(
+      'warn',
+      `Refused requestState for ${method} ${JSON.stringify(target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
+      { reason: opened.reason },
+    );
+    throw invalidStateError();
+  }
 }
 
 /** The frozen wire error for any state that does not open: the reason goes to the log only. */
@@ -143,23 +160,6 @@ function invalidStateError(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
     reason: 'invalid_request_state',
   });
-}
-
-/** The state the request carries, opened; `undefined` when it carries none. */
-async function openState(request: CallRequest, binding: CallBinding): Promise<RoundState | undefined> {
-  const raw = request.sdk.mcpReq.requestState<unknown>();
-  if (raw === undefined) return undefined;
-  const { app } = request;
-  const codec = await app.codec();
-  const opened = await codec.open(raw, binding.bytes());
-  if (opened.ok) return opened.state;
-  const { method, target } = binding.facts;
-  app.log(
-    'warn',
-    `Refused requestState for ${method} ${JSON.stringify(target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
-    { reason: opened.reason },
-  );
-  throw invalidStateError();
 }
 
 /** Answers the SDK could not read as bare results: refused, with what to send instead. */
@@ -187,7 +187,7 @@ function wireError(failure: unknown): unknown {
 
 /** One 2026-07-28 round of a call: the handler's run from the top, against the journal of its state. */
 class ModernRound<R> {
-  readonly #request: CallRequest;
+  readonly #modern: ModernCall;
   readonly #replay: ReplayEngine;
   readonly #starter: TaskStarter;
   readonly #guard: ModernGuardRound;
@@ -195,16 +195,10 @@ class ModernRound<R> {
   readonly #task: TaskCall<R> | undefined;
   readonly #running: Promise<Outcome<R>>;
 
-  constructor(
-    request: CallRequest,
-    call: EraCall<R>,
-    client: CallClient,
-    anonymous: AnonymousCaller,
-    state: RoundState,
-    task: TaskCall<R> | undefined,
-  ) {
+  constructor(modern: ModernCall, call: EraCall<R>, state: RoundState, task: TaskCall<R> | undefined) {
+    const { request } = modern;
     const { app, sdk, user } = request;
-    this.#request = request;
+    this.#modern = modern;
     this.#task = task;
     this.#replay = new ReplayEngine(
       state,
@@ -216,7 +210,7 @@ class ModernRound<R> {
     this.#starter = new TaskStarter({
       app,
       mode: task?.mode,
-      clientCapabilities: client.clientCapabilities,
+      clientCapabilities: modern.clientCapabilities,
       principal: user?.id,
       caller: request.caller,
       engine,
@@ -224,16 +218,15 @@ class ModernRound<R> {
       tool: call.spec.target,
     });
     this.#guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
-    const { finder } = anonymous;
     this.#facts = new RunFacts(
       request,
       call.spec,
-      client,
+      modern,
       this.#starter,
       new CallSecrets(),
       // An anonymous caller's pages count against its address: a budget bucket, not an identity.
       user ? undefined : request.caller,
-      !anonymous.anonymous || anonymous.carriesTokens || finder.address !== undefined,
+      modern.resumable,
       this.#guard,
       // Every round runs the handler from the top: what earlier rounds sent is not sent again.
       new NotificationSequence(state.notified),
@@ -258,7 +251,7 @@ class ModernRound<R> {
   becomeTask(record: TaskRecord): CreateTaskResult {
     const task = this.#task!;
     void this.#running.then(async (outcome) => {
-      await this.#facts.secrets.erase(this.#request.app.pages);
+      await this.#facts.secrets.erase(this.#modern.request.app.pages);
       await task.settle(record, outcome);
     });
     return createTaskResult(record);
@@ -279,7 +272,7 @@ class ModernRound<R> {
       (kind) => isDeclared(kind, clientCapabilities, protocolVersion),
       host,
     );
-    const { maxRounds } = this.#request.app;
+    const { maxRounds } = this.#modern.request.app;
     return guardSuspension(this.#replay.stateSoFar(), items, asked.data, this.#guard, maxRounds);
   }
 
@@ -287,13 +280,8 @@ class ModernRound<R> {
    * Ends the round at its questions: an InputRequiredResult carrying the sealed state, or (questions
    * only on pages answered by link, for a client that shows none of them) the call parked there.
    */
-  async suspend(
-    suspension: Suspension,
-    binding: CallBinding,
-    finder: AnonymousFinder,
-    start: StartingPoint,
-  ): Promise<InputRequiredResult> {
-    const request = this.#request;
+  async suspend(suspension: Suspension, start: StartingPoint): Promise<InputRequiredResult> {
+    const { request, binding } = this.#modern;
     const sealed = withNotified(suspension.state, this.#facts.notifications!.reached);
     const asks = Object.keys(suspension.inputRequests).length > 0;
     // A batch that mixes questions this client shows with questions on pages answered by link: the
@@ -301,7 +289,8 @@ class ModernRound<R> {
     // round after.
     if (suspension.outOfBand.length > 0 && !asks) {
       // A token that resumed nothing is not the client's to keep: a parked call gets a new one.
-      const parker = { resume: start.resumed ? finder.resume : undefined, address: finder.address };
+      const modern = this.#modern;
+      const parker = { resume: start.resumed ? modern.resume : undefined, address: modern.address };
       const parked = {
         state: sealed,
         items: suspension.outOfBand,
@@ -319,7 +308,7 @@ class ModernRound<R> {
 
   /** Ends the call with what the handler ended with: its value, or its failure as the wire says it. */
   async finish(outcome: Outcome<unknown>): Promise<R> {
-    await this.#facts.secrets.erase(this.#request.app.pages);
+    await this.#facts.secrets.erase(this.#modern.request.app.pages);
     if ('error' in outcome) throw wireError(outcome.error);
     return outcome.value as R;
   }
