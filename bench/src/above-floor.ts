@@ -11,7 +11,8 @@
  *   npm run bench:above-floor
  *   npm run bench:above-floor -- --turns 5 --seconds 6
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runLoad } from './load/run-load.js';
@@ -26,6 +27,8 @@ const { values } = parseArgs({
     turns: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '5' },
     warm: { type: 'string', default: '3' },
+    /** Keep each turn's `.cpuprofile` in bench/results/ (out of git) to open in DevTools. */
+    save: { type: 'boolean', default: false },
   },
 });
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,8 +52,14 @@ async function turn(server: ServerProcess): Promise<RoundBudget & { readonly flo
   }
   const profile: unknown = JSON.parse(text);
   if (!isCpuProfile(profile)) throw new Error(`${server.kind} answered something that is not a CPU profile.`);
+  if (values.save)
+    writeFileSync(
+      join(REPO_ROOT, 'bench', 'results', `above-floor-${server.kind}-${++saved}.cpuprofile`),
+      text,
+    );
   return { ...roundBudget(profile, rounds, location), flowsPerSecond };
 }
+let saved = 0;
 
 const kinds = ['parley', 'sdk-floor'] as const;
 const turns: Record<(typeof kinds)[number], (RoundBudget & { flowsPerSecond: number })[]> = {

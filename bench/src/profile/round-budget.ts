@@ -5,9 +5,9 @@ import { originOf } from './self-time.js';
  * Where a round's server CPU goes, in buckets that mean the same in any server's profile, so two
  * servers' rounds can be laid side by side (Parley against the SDK floor): each sample is charged to
  * the nearest frame on its stack that names a bucket (a Parley folder, the SDK, the bench's own
- * tool), else to what the runtime was doing at the leaf (writing a response, reading a request, the
- * microtask queue, the collector). Nothing is counted twice, and nothing is left unnamed: the
- * "runtime" buckets are the work no first-party function is on the stack of.
+ * tool) or is the runtime's (a Node module: node:http writing a response, node:crypto), so the
+ * same work lands in the same bucket whichever server asked for it. Nothing is counted twice, and
+ * nothing is left unnamed.
  */
 export interface RoundBudget {
   /** Busy microseconds per round, in all. */
@@ -16,18 +16,16 @@ export interface RoundBudget {
   readonly buckets: readonly { readonly bucket: string; readonly us: number }[];
 }
 
-/** The runtime's own work, by the leaf function it was in when no first-party code was on the stack. */
-const RUNTIME_LEAVES: readonly [RegExp, string][] = [
+/** The runtime's own work, by the Node module the nearest runtime frame is in. */
+const RUNTIME_FILES: readonly [RegExp, string][] = [
+  [/^node:_http_|^node:internal\/http/, 'runtime: node:http (parse the request, write the response)'],
   [
-    /^(writev|writeUtf8String|writeBuffer|writeLatin1String|_writeGeneric|_writev|_write)$/,
-    'runtime: socket writes',
+    /^node:net$|^node:stream$|^node:internal\/(streams\/|stream_base_commons|net)/,
+    'runtime: sockets and streams',
   ],
-  [/^(runMicrotasks|processTicksAndRejections)$/, 'runtime: microtask and tick queues'],
-  [
-    /^(parserOnHeadersComplete|parserOnBody|parserOnMessageComplete|execute|onStreamRead)$/,
-    'runtime: HTTP parser and socket reads',
-  ],
-  [/^\(program\)$/, 'runtime: V8 (program)'],
+  [/^node:internal\/crypto\//, 'runtime: node:crypto'],
+  [/^node:internal\/process\/task_queues/, 'runtime: microtask and tick queues'],
+  [/^node:internal\/(timers|async_hooks)/, 'runtime: timers'],
 ];
 
 /** The bucket of a first-party frame: a Parley source folder, the SDK, or the bench's own tool. */
@@ -87,14 +85,18 @@ function bucketOf(
 ): string {
   const leaf = byId.get(id)!.callFrame;
   if (leaf.functionName === '(garbage collector)') return 'runtime: garbage collector';
+  if (leaf.functionName === '(program)') return 'runtime: V8 (program)';
+  if (leaf.functionName === 'runMicrotasks') return 'runtime: microtask and tick queues';
+  // The nearest frame that is the runtime's (a Node module) or first-party code's names the work:
+  // JSON.parse called by a server is the server's, a socket write called by node:http is node:http's.
   for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
     const frame = byId.get(at)!.callFrame;
+    if (frame.url.startsWith('node:')) {
+      for (const [pattern, bucket] of RUNTIME_FILES) if (pattern.test(frame.url)) return bucket;
+      return `runtime: ${frame.url}`;
+    }
     const bucket = firstPartyBucket(frame.url, frame.functionName, location);
     if (bucket) return bucket;
   }
-  for (const [pattern, bucket] of RUNTIME_LEAVES) if (pattern.test(leaf.functionName)) return bucket;
-  const origin = originOf(leaf.url, leaf.functionName);
-  return origin === 'node:internal'
-    ? `runtime: ${leaf.url.replace(/^node:internal\//, '')}`
-    : `runtime: ${origin}`;
+  return `runtime: ${originOf(leaf.url, leaf.functionName)} (${leaf.functionName || 'anonymous'})`;
 }

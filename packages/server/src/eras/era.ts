@@ -1,5 +1,6 @@
 import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { RoundObserver } from '../middleware.js';
+import type { ArgumentsSource } from '../registry/missing-args.js';
 import type { TaskMode } from '../registry/tools.js';
 import type { CallRequest } from '../request/call-request.js';
 import type { StateBinding } from '../state/binding.js';
@@ -22,6 +23,8 @@ export interface CallHandler<R> {
 /** What an era runs for a request: the call found, and the handler that serves it. */
 export interface EraCall<R> extends CallHandler<R> {
   readonly spec: CallSpec;
+  /** The arguments of the tool called, for `ctx.elicitMissing` (a tool with an input schema). */
+  readonly argumentsSource?: ArgumentsSource | undefined;
 }
 
 /** A call that may become a task (a tool with `task` in its config). */

@@ -82,7 +82,7 @@ function start<R>(
   const session = request.session;
   const first = new RunFacts(
     request,
-    call.spec,
+    call,
     client,
     NO_TASKS,
     new CallSecrets(),

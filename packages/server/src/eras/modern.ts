@@ -33,7 +33,7 @@ import { guardSuspension, type ModernGuardRound, modernGuardRound } from './guar
 import { type AnonymousFinder, parkCall, resumeParked } from './park-call.js';
 import { MalformedResponseError, ReplayEngine, type Suspension } from './replay-engine.js';
 import { type CallClient, RunFacts } from './run-facts.js';
-import { EngineSwitch, TaskStarter } from './task-start.js';
+import { EngineSwitch, NO_TASK_MODE, TaskStarter } from './task-start.js';
 
 /**
  * The 2026-07-28 era: every request is a round. The module opens the request's sealed state,
@@ -121,11 +121,24 @@ class ModernCall implements CallClient, AnonymousFinder {
     return !this.anonymous || this.carriesTokens || this.address !== undefined;
   }
 
-  /** Where the round starts: the state the request carries, else a call parked earlier, else a first round. */
+  /**
+   * Where the round starts: the state the request carries (any failure to open it is the same frozen
+   * error; the reason goes to the log), else a call parked earlier, else a first round.
+   */
   async startingPoint(): Promise<StartingPoint> {
-    const opened = await this.#openState();
-    if (opened) return { state: opened, resumed: false };
-    const { app } = this.request;
+    const { app, sdk } = this.request;
+    const raw = sdk.mcpReq.requestState<unknown>();
+    if (raw !== undefined) {
+      const codec = await app.codec();
+      const opened = await codec.open(raw, this.binding.bytes());
+      if (opened.ok) return { state: opened.state, resumed: false };
+      const { method, target } = this.binding.facts;
+      const why = STATE_REFUSAL_EXPLANATIONS[opened.reason];
+      app.log('warn', `Refused requestState for ${method} ${JSON.stringify(target)}: ${why}.`, {
+        reason: opened.reason,
+      });
+      throw invalidStateError();
+    }
     const opensUrls =
       elicitationModes(this.clientCapabilities, this.protocolVersion).url &&
       (this.host?.opensPages(true) ?? true);
@@ -135,23 +148,6 @@ class ModernCall implements CallClient, AnonymousFinder {
     return resumed
       ? { state: resumed.state, shown: resumed.shown, resumed: true }
       : { state: firstRoundState(), resumed: false };
-  }
-
-  /** The state the request carries, opened; `undefined` when it carries none. */
-  async #openState(): Promise<RoundState | undefined> {
-    const { app, sdk } = this.request;
-    const raw = sdk.mcpReq.requestState<unknown>();
-    if (raw === undefined) return undefined;
-    const codec = await app.codec();
-    const opened = await codec.open(raw, this.binding.bytes());
-    if (opened.ok) return opened.state;
-    const { method, target } = this.binding.facts;
-    app.log(
-      'warn',
-      `Refused requestState for ${method} ${JSON.stringify(target)}: ${STATE_REFUSAL_EXPLANATIONS[opened.reason]}.`,
-      { reason: opened.reason },
-    );
-    throw invalidStateError();
   }
 }
 
@@ -189,7 +185,8 @@ function wireError(failure: unknown): unknown {
 class ModernRound<R> {
   readonly #modern: ModernCall;
   readonly #replay: ReplayEngine;
-  readonly #starter: TaskStarter;
+  /** How the call becomes a task, for a tool with a task mode. */
+  readonly #starter: TaskStarter | undefined;
   readonly #guard: ModernGuardRound;
   readonly #facts: RunFacts;
   readonly #task: TaskCall<R> | undefined;
@@ -200,29 +197,29 @@ class ModernRound<R> {
     const { app, sdk, user } = request;
     this.#modern = modern;
     this.#task = task;
-    this.#replay = new ReplayEngine(
-      state,
-      sdk.mcpReq.inputResponses,
-      { maxRounds: app.maxRounds, maxTries: app.maxTries },
-      app.once,
-    );
-    const engine = new EngineSwitch(this.#replay);
-    this.#starter = new TaskStarter({
-      app,
-      mode: task?.mode,
-      clientCapabilities: modern.clientCapabilities,
-      principal: user?.id,
-      caller: request.caller,
-      engine,
-      callId: state.callId,
-      tool: call.spec.target,
-    });
+    // The app's maxRounds and maxTries are the replay's limits.
+    this.#replay = new ReplayEngine(state, sdk.mcpReq.inputResponses, app, app.once);
+    // Only a tool with a task mode can become a task: the engine it asks through then switches.
+    const engine = task?.mode ? new EngineSwitch(this.#replay) : this.#replay;
+    this.#starter =
+      engine instanceof EngineSwitch
+        ? new TaskStarter({
+            app,
+            mode: task?.mode,
+            clientCapabilities: modern.clientCapabilities,
+            principal: user?.id,
+            caller: request.caller,
+            engine,
+            callId: state.callId,
+            tool: call.spec.target,
+          })
+        : undefined;
     this.#guard = modernGuardRound(state, sdk.mcpReq.inputResponses ?? {});
     this.#facts = new RunFacts(
       request,
-      call.spec,
+      call,
       modern,
-      this.#starter,
+      this.#starter ?? NO_TASK_MODE,
       new CallSecrets(),
       // An anonymous caller's pages count against its address: a budget bucket, not an identity.
       user ? undefined : request.caller,
@@ -243,7 +240,7 @@ class ModernRound<R> {
    * mode never becomes one: no race to set up on every round.)
    */
   firstOutcome(): Promise<Outcome<R> | { readonly record: TaskRecord }> {
-    if (!this.#task?.mode) return this.#running;
+    if (!this.#starter) return this.#running;
     return Promise.race([this.#running, this.#starter.detached.then((record) => ({ record }))]);
   }
 
@@ -306,10 +303,19 @@ class ModernRound<R> {
     return inputRequired(asks ? { inputRequests: suspension.inputRequests, requestState } : { requestState });
   }
 
-  /** Ends the call with what the handler ended with: its value, or its failure as the wire says it. */
-  async finish(outcome: Outcome<unknown>): Promise<R> {
-    await this.#facts.secrets.erase(this.#modern.request.app.pages);
-    if ('error' in outcome) throw wireError(outcome.error);
-    return outcome.value as R;
+  /**
+   * Ends the call with what the handler ended with: its value, or its failure as the wire says it,
+   * once the call's secret answers are erased (no promise for a call that had none).
+   */
+  finish(outcome: Outcome<unknown>): R | Promise<R> {
+    const { secrets } = this.#facts;
+    if (!secrets.held) return endedWith<R>(outcome);
+    return secrets.erase(this.#modern.request.app.pages).then(() => endedWith<R>(outcome));
   }
+}
+
+/** The value an outcome ends the call with, or its failure thrown as the wire says it. */
+function endedWith<R>(outcome: Outcome<unknown>): R {
+  if ('error' in outcome) throw wireError(outcome.error);
+  return outcome.value as R;
 }

@@ -154,7 +154,11 @@ export class ReplayEngine {
     return this.#journal.next(fp, label);
   }
 
-  /** The ask point the journal has no answer for: answered by this request's responses, or the round's end. */
+  /**
+   * The ask point the journal has no answer for: answered by this request's responses (results from
+   * the partial answers of earlier rounds, pages that answer themselves, and usable responses), or
+   * the round ends there, asking what is still open (invalid answers again, with their reasons).
+   */
   async #frontier(point: AskPoint): Promise<ItemResult[]> {
     const pending = this.#state.pending;
     const answering = !this.#frontierDone;
@@ -163,36 +167,8 @@ export class ReplayEngine {
       throw new ReplayDivergenceError(this.#journal.position, point.label);
     }
     const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
-    const tries = answering && pending ? pending.tries : 0;
-    const read = await this.#readAnswers(point, partial, answering);
-    const { results, reasons } = read;
-    if (results.size === point.items.length) {
-      const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
-      const entry: Json = point.batch
-        ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
-        : encode(point.items[0]!);
-      this.#journal.push(point.fingerprint, entry);
-      return point.items.map((item) => results.get(item.key)!);
-    }
-    const nextTries = reasons.size > 0 ? tries + 1 : tries;
-    if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
-      throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
-    }
-    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
-    this.#suspension = this.#suspensionAt(point, partial, read, nextTries);
-    throw SUSPEND;
-  }
-
-  /**
-   * What this request answers of the point's questions: results (from the partial answers of earlier
-   * rounds, pages that answer themselves, and usable responses), and the reasons invalid ones are
-   * asked again. `answering`: false once the frontier was reached before (the responses were used).
-   */
-  async #readAnswers(point: AskPoint, partial: Record<string, Json>, answering: boolean): Promise<Answers> {
-    const results = new Map<string, ItemResult>();
-    const reasons = new Map<string, string>();
-    /** Pages the client said were finished, still open: asked again, saying so. */
-    const unfinished = new Set<string>();
+    const read: Answers = { results: new Map(), reasons: new Map(), unfinished: new Set() };
+    const { results, reasons, unfinished } = read;
     for (const item of point.items) {
       const kind = kindOf(item);
       if (item.key in partial) {
@@ -219,7 +195,25 @@ export class ReplayEngine {
         else if ((checked.result as { action?: unknown }).action === 'accept') unfinished.add(item.key);
       }
     }
-    return { results, reasons, unfinished };
+    if (results.size === point.items.length) return this.#journaled(point, results);
+    const tries = answering && pending ? pending.tries : 0;
+    const nextTries = reasons.size > 0 ? tries + 1 : tries;
+    if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
+      throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
+    }
+    if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
+    this.#suspension = this.#suspensionAt(point, partial, read, nextTries);
+    throw SUSPEND;
+  }
+
+  /** Every question of the point answered: journaled (one entry; a batch's by key), and the results. */
+  #journaled(point: AskPoint, results: ReadonlyMap<string, ItemResult>): ItemResult[] {
+    const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
+    const entry: Json = point.batch
+      ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
+      : encode(point.items[0]!);
+    this.#journal.push(point.fingerprint, entry);
+    return point.items.map((item) => results.get(item.key)!);
   }
 
   /** Where the round ends: the questions still open, asked (again, with reasons), and the state so far. */

@@ -5,9 +5,10 @@ import type { ContextFacts, TaskHooks } from '../context/parley-context.js';
 import type { NotificationSequence } from '../context/side-channels.js';
 import type { FlowKit } from '../flows/flow-kit.js';
 import type { QuestionPages } from '../pages/question-pages.js';
+import type { ArgumentsSource } from '../registry/missing-args.js';
 import type { CallRequest, EraName } from '../request/call-request.js';
 import type { Principal } from '../types.js';
-import type { CallSpec } from './era.js';
+import type { CallSpec, EraCall } from './era.js';
 
 /** The client of a call, as its era reads it: the same for every run of the call's handler. */
 export interface CallClient {
@@ -25,7 +26,8 @@ export interface CallClient {
 export class RunFacts implements ContextFacts {
   constructor(
     readonly request: CallRequest,
-    readonly call: CallSpec,
+    /** What the request calls, and the handler that serves it. */
+    readonly called: EraCall<unknown>,
     readonly client: CallClient,
     readonly task: TaskHooks,
     readonly secrets: CallSecrets,
@@ -40,7 +42,7 @@ export class RunFacts implements ContextFacts {
   nextRun(guard: GuardRound, notifications: NotificationSequence): RunFacts {
     return new RunFacts(
       this.request,
-      this.call,
+      this.called,
       this.client,
       this.task,
       this.secrets,
@@ -49,6 +51,14 @@ export class RunFacts implements ContextFacts {
       guard,
       notifications,
     );
+  }
+
+  get call(): CallSpec {
+    return this.called.spec;
+  }
+
+  get argumentsSource(): ArgumentsSource | undefined {
+    return this.called.argumentsSource;
   }
 
   get era(): EraName {

@@ -16,7 +16,8 @@ import type { Arrival } from '../request/call-request.js';
 /** Where one exchange's messages go: mid-call notifications, then exactly one response. */
 export interface ExchangeSink {
   notify(message: JSONRPCNotification): void;
-  finish(message: JSONRPCResultResponse | JSONRPCErrorResponse, finish: Finish): void;
+  /** `beforeDispatch`: no request handler ran (the error, if any, is a protocol-level rejection). */
+  finish(message: JSONRPCResultResponse | JSONRPCErrorResponse, beforeDispatch: boolean): void;
 }
 
 /** One request in flight: where its answer goes, and what the edge recorded about it. */
@@ -35,12 +36,6 @@ class Exchange implements Arrival {
   dispatched(): void {
     this.started = true;
   }
-}
-
-/** What the sink learns with the response. */
-export interface Finish {
-  /** True when no request handler ran (the error, if any, is a protocol-level rejection). */
-  readonly beforeDispatch: boolean;
 }
 
 const isResponse = (message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse =>
@@ -73,7 +68,7 @@ export class ModernMux implements Transport {
           id: exchange.externalId,
           error: { code: INTERNAL_ERROR, message: 'The server is shutting down; retry the request.' },
         },
-        { beforeDispatch: !exchange.started },
+        !exchange.started,
       );
     }
     this.#exchanges.clear();
@@ -86,7 +81,7 @@ export class ModernMux implements Transport {
       const exchange = this.#exchanges.get(id);
       if (!exchange) return;
       this.#exchanges.delete(id);
-      exchange.sink.finish({ ...message, id: exchange.externalId }, { beforeDispatch: !exchange.started });
+      exchange.sink.finish({ ...message, id: exchange.externalId }, !exchange.started);
       return;
     }
     const related = options?.relatedRequestId;
@@ -115,7 +110,7 @@ export class ModernMux implements Transport {
             message: 'The server is not serving (it is stopping); retry the request.',
           },
         },
-        { beforeDispatch: true },
+        true,
       );
       return () => {};
     }

@@ -20,19 +20,15 @@ export type ChainEnd = (observer: RoundObserver) => Promise<Result>;
  */
 export function runChain(request: CallRequest, endpoint: ChainEnd): Promise<Result> {
   // The server's own requests (the era pin) skip middleware. No middleware: the endpoint's own
-  // promise, with no async frame around it while the call waits.
+  // promise, with no async frame around it while a 2025 call waits on its person.
   const chain = request.internal ? NO_MIDDLEWARE : request.app.middleware;
   if (chain.length === 0) return endpoint(IGNORE);
-  const run = new ChainRun(chain, request, endpoint);
-  return run.dispatch(0).then(() => run.finish());
+  return new ChainRun(chain, request, endpoint).run();
 }
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
-/**
- * One request going through the chain: what the era observes, and the `c` middleware reads.
- * Classes rather than object literals with getters and spreads: this runs on every round.
- */
+/** One request going through the chain: what the era observes, and the `c` middleware reads. */
 class ChainRun implements RoundObserver {
   readonly context: ChainContext;
   readonly began = performance.now();
@@ -73,20 +69,19 @@ class ChainRun implements RoundObserver {
     return this.#answers;
   }
 
-  /** Runs middleware `index` (or the endpoint past the last); plain promises, no async frame per level. */
-  dispatch(index: number): Promise<void> {
+  /** Runs the chain and answers the request's result. */
+  async run(): Promise<Result> {
+    await this.dispatch(0);
+    return this.finish();
+  }
+
+  /** Runs middleware `index` (or the endpoint past the last). */
+  async dispatch(index: number): Promise<void> {
     if (index <= this.#last)
-      return Promise.reject(
-        new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.'),
-      );
+      throw new AuthorError('A middleware called next() twice; call it once (await next()) or not at all.');
     this.#last = index;
-    if (index === this.#chain.length)
-      return this.#endpoint(this).then((produced) => this.#produced(produced));
-    try {
-      return Promise.resolve(this.#chain[index]!(this.context, () => this.dispatch(index + 1)));
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (index === this.#chain.length) this.#produced(await this.#endpoint(this));
+    else await this.#chain[index]!(this.context, () => this.dispatch(index + 1));
   }
 
   #produced(produced: Result): void {

@@ -3,7 +3,10 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   classifyInboundRequest,
   isJsonContentType,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  type JSONRPCResultResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   PROTOCOL_VERSION_META_KEY,
@@ -35,7 +38,7 @@ import {
 } from '../http/rpc-error.js';
 import { toFetchExchange } from '../http/web-adapter.js';
 import { ListenStreams } from '../modern/listen-streams.js';
-import { ModernMux } from '../modern/modern-mux.js';
+import { type ExchangeSink, ModernMux } from '../modern/modern-mux.js';
 import { checkStandardHeaders, paramHeadersOf } from '../modern/standard-headers.js';
 import { serveTaskRequest } from '../modern/task-route.js';
 import { buildSdkServer } from '../run/sdk-server.js';
@@ -162,6 +165,8 @@ export class Endpoint {
   readonly #mux = new ModernMux();
   readonly #listeners: ListenStreams;
   #started: Promise<{ close(): Promise<void> }> | undefined;
+  /** Whether the shared modern server is started and pinned (requests then go straight to it). */
+  #ready = false;
   /** Set while `close({ drainMs })` waits for the requests in flight: new requests are refused. */
   #draining = false;
 
@@ -246,35 +251,41 @@ export class Endpoint {
     }
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
-      if (exchange.header('mcp-session-id') !== undefined) {
+      if (exchange.header('mcp-session-id') !== undefined)
         return this.#legacy.handle(exchange, respond, undefined, authInfo, mayForward);
-      }
-      return respond.json(
-        405,
-        rpcError(null, HTTP_REFUSED, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
-      );
+      const message = 'Method not allowed: POST JSON-RPC messages to this endpoint.';
+      return respond.json(405, rpcError(null, HTTP_REFUSED, message));
     }
-    const post = await this.#readPost(exchange, respond, authInfo);
-    if (!post) return;
+    const typeRefusal = postTypeRefusal(exchange);
+    if (typeRefusal) return respond.json(typeRefusal.status, typeRefusal.error);
+    const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
+    if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
+    const id = (read.body as { id?: unknown } | null)?.id;
+    const problem = inboundProblem(read.body);
+    if (problem !== undefined) return respond.json(400, rpcError(id, INVALID_PARAMS, problem));
+    if (this.#authorize) {
+      const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
+      if (refusal !== undefined) return respond.web(refusal);
+    }
     const route = classifyInboundRequest({
       httpMethod: 'POST',
       protocolVersionHeader: exchange.header('mcp-protocol-version'),
       mcpMethodHeader: exchange.header('mcp-method'),
       mcpNameHeader: exchange.header('mcp-name'),
-      body: post.body,
+      body: read.body,
     });
     if (route.kind === 'reject')
-      return respond.json(route.httpStatus, rpcError(post.id, route.code, route.message, route.data));
+      return respond.json(route.httpStatus, rpcError(id, route.code, route.message, route.data));
     if (route.kind === 'legacy') {
       // While the server drains before it stops, answers and notifications still reach the 2025
       // calls in flight; new sessions and calls go elsewhere (2026-07-28 requests, short and
       // stateless, are served as usual).
-      if (this.#draining && carriesRequest(post.body))
-        return respond.json(503, rpcError(post.id, HTTP_REFUSED, DRAINING));
-      const body = { parsed: post.body, bytes: post.bytes };
+      if (this.#draining && carriesRequest(read.body))
+        return respond.json(503, rpcError(id, HTTP_REFUSED, DRAINING));
+      const body = { parsed: read.body, bytes: read.bytes };
       return this.#legacy.handle(exchange, respond, body, authInfo, mayForward);
     }
-    return this.#serveModernRoute(route, post.id, authInfo, exchange, respond);
+    return this.#serveModernRoute(route, id, authInfo, exchange, respond);
   }
 
   /** The refusal of a request whose Host or Origin this endpoint does not serve (DNS rebinding). */
@@ -291,48 +302,17 @@ export class Endpoint {
   }
 
   /**
-   * A POST's body: of a type this endpoint takes, for a client that reads its answers, within the
-   * size limit, valid UTF-8 and JSON, shaped and nested within bounds, and authorized message by
-   * message. `undefined` once a refusal has answered the request.
-   */
-  async #readPost(
-    exchange: HttpExchange,
-    respond: HttpResponder,
-    authInfo: AuthInfo | undefined,
-  ): Promise<{ readonly body: unknown; readonly bytes: Uint8Array; readonly id: unknown } | undefined> {
-    if (!isJsonContentType(exchange.header('content-type'))) {
-      const message = 'Unsupported Media Type: send Content-Type: application/json.';
-      return void respond.json(415, rpcError(null, HTTP_REFUSED, message));
-    }
-    const accept = exchange.header('accept');
-    if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
-      const message = 'Not Acceptable: the client must accept application/json.';
-      return void respond.json(406, rpcError(null, HTTP_REFUSED, message));
-    }
-    const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
-    if (!read.ok) return void respond.json(read.status, rpcError(null, read.code, read.message));
-    const id = (read.body as { id?: unknown } | null)?.id;
-    const problem = inboundProblem(read.body);
-    if (problem !== undefined) return void respond.json(400, rpcError(id, INVALID_PARAMS, problem));
-    if (this.#authorize) {
-      const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
-      if (refusal !== undefined) return void (await respond.web(refusal));
-    }
-    return { body: read.body, bytes: read.bytes, id };
-  }
-
-  /**
    * A 2026-07-28 request the SDK's ladder classified: a revision this server speaks, its standard
    * headers matching its body, then served by what it asks for (a listen stream, a task request,
    * or the shared modern server).
    */
-  async #serveModernRoute(
+  #serveModernRoute(
     route: Extract<ReturnType<typeof classifyInboundRequest>, { kind: 'modern' }>,
     id: unknown,
     authInfo: AuthInfo | undefined,
     exchange: HttpExchange,
     respond: HttpResponder,
-  ): Promise<void> {
+  ): void | Promise<void> {
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
       const data = { supported: MODERN_REVISIONS, requested };
@@ -352,7 +332,7 @@ export class Endpoint {
       return this.#listeners.serve(route.message, exchange, respond, caller);
     if (isTaskMethod(route.message.method))
       return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
-    await this.#serveModern(route.message, authInfo, caller, exchange, respond, exchange.header('accept'));
+    return this.#serveModern(route.message, authInfo, caller, exchange, respond);
   }
 
   /**
@@ -411,37 +391,19 @@ export class Endpoint {
     ]);
   }
 
-  async #serveModern(
+  #serveModern(
     message: JSONRPCRequest,
     authInfo: AuthInfo | undefined,
     caller: string,
     exchange: HttpExchange,
     respond: HttpResponder,
-    accept: string | undefined,
-  ): Promise<void> {
-    await this.#start();
-    const canStream = accept === undefined || /text\/event-stream|\*\/\*/.test(accept);
-    let stream: ((message: unknown | null) => void) | undefined;
-    const cancel = this.#mux.exchange(
-      message,
-      { authInfo, caller },
-      {
-        notify: (notification) => {
-          if (!canStream) return; // a JSON-only client gets the result without mid-call notifications
-          stream ??= respond.openStream();
-          stream(notification);
-        },
-        finish: (response, { beforeDispatch }) => {
-          if (stream) {
-            stream(response);
-            stream(null);
-            return;
-          }
-          respond.json(httpStatusFor(response, beforeDispatch), response);
-        },
-      },
-    );
-    exchange.onAbort(cancel);
+  ): void | Promise<void> {
+    if (!this.#ready) {
+      return this.#start().then(() => this.#serveModern(message, authInfo, caller, exchange, respond));
+    }
+    const accept = exchange.header('accept');
+    const sink = new HttpSink(respond, accept === undefined || /text\/event-stream|\*\/\*/.test(accept));
+    exchange.onAbort(this.#mux.exchange(message, { authInfo, caller }, sink));
   }
 
   /** Starts the shared modern server once: `legacy: 'reject'` so nothing can pin it to 2025. */
@@ -471,6 +433,7 @@ export class Endpoint {
           true,
         );
       });
+      this.#ready = true;
       return serving;
     })();
     return this.#started;
@@ -512,6 +475,54 @@ function httpStatusFor(response: object, beforeDispatch: boolean): number {
   const code = (response as { error: { code: number } }).error.code;
   if (code === MISSING_CLIENT_CAPABILITY) return 400;
   return beforeDispatch ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
+}
+
+/**
+ * Where one 2026-07-28 request's messages go: mid-call notifications open an event stream (for a
+ * client that reads one), else the response is plain JSON with the status the ladder gives it.
+ */
+class HttpSink implements ExchangeSink {
+  readonly #respond: HttpResponder;
+  /** A JSON-only client gets the result without mid-call notifications. */
+  readonly #canStream: boolean;
+  #stream: ((message: unknown | null) => void) | undefined;
+
+  constructor(respond: HttpResponder, canStream: boolean) {
+    this.#respond = respond;
+    this.#canStream = canStream;
+  }
+
+  notify(notification: JSONRPCNotification): void {
+    if (!this.#canStream) return;
+    this.#stream ??= this.#respond.openStream();
+    this.#stream(notification);
+  }
+
+  finish(response: JSONRPCResultResponse | JSONRPCErrorResponse, beforeDispatch: boolean): void {
+    const stream = this.#stream;
+    if (stream) {
+      stream(response);
+      stream(null);
+      return;
+    }
+    this.#respond.json(httpStatusFor(response, beforeDispatch), response);
+  }
+}
+
+/** The refusal of a POST whose body is not JSON, or whose client does not read JSON answers. */
+function postTypeRefusal(
+  exchange: HttpExchange,
+): { readonly status: number; readonly error: object } | undefined {
+  if (!isJsonContentType(exchange.header('content-type'))) {
+    const message = 'Unsupported Media Type: send Content-Type: application/json.';
+    return { status: 415, error: rpcError(null, HTTP_REFUSED, message) };
+  }
+  const accept = exchange.header('accept');
+  if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
+    const message = 'Not Acceptable: the client must accept application/json.';
+    return { status: 406, error: rpcError(null, HTTP_REFUSED, message) };
+  }
+  return undefined;
 }
 
 /** Creates the endpoint. */
