@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import { SETTLE_TIMEOUT_MS } from './testing/src/test-waits.js';
 
-// Unit tests sit beside the code they test (src/**/*.test.ts) and import workspace packages from
-// source through the "@parley/source" export condition. End-to-end tests (test/**/*.test.ts) spawn the
-// built packages (dist/) as real processes, so `npm test` builds first.
+// Unit tests sit beside the code they test (src/**/*.test.ts). Every project imports workspace
+// packages from source through the "@parley/source" export condition. End-to-end tests (the test/
+// folders: packages/*/test, examples/*/test, conformance/test, testing/test) drive real parts over
+// real stdio and loopback HTTP: a server started in the test's own process, or a process spawned from
+// a built file (a fixture compiled into test/dist/, a package's dist/, Chromium, Redis, tmux), which
+// is why `npm test` builds first (its `pretest`).
 const source = { conditions: ['@parley/source'] };
 
 export default defineConfig({

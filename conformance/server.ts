@@ -119,7 +119,7 @@ export function conformanceServer() {
     { description: 'Asks three kinds of input at once' },
     async (_args, ctx) => {
       const answers = await ctx.elicitAll({
-        user_name: input.form('What is your name?', nameForm),
+        user_name: input.elicit('What is your name?', nameForm),
         greeting: input.sampling({
           messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }],
           maxTokens: 50,

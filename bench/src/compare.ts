@@ -5,10 +5,12 @@
  *   npm run bench:compare -- --base ../parley-at-ff2aea0        # a built checkout of another commit
  *   npm run bench:compare -- --base DIR --runs 9 --seconds 5 --questions 1 --concurrency 16
  *   npm run bench:compare -- --kind parley-use                  # this build with a feature vs plain
+ *   npm run bench:compare -- --kind sdk-floor --fresh-every 2    # this build against a yardstick
  *   npm run bench:compare -- --base DIR --runs 32 --fresh-every 2   # new processes every 2 pairs
  *
  * `--base DIR` is a checkout that ran `npm run build` (its bench/dist/servers/main.js is started);
- * without it, `--kind K` is compared with plain Parley of this build. Prints each pair and the
+ * without it, `--kind K` (a feature variant, or the raw SDK or a floor as a yardstick) is compared
+ * with plain Parley of this build. Prints each pair and the
  * medians: flows/s and server CPU per round.
  *
  * A server process keeps its own speed for its whole life: two processes of the same code have
@@ -44,8 +46,10 @@ const durationMs = Number(values.seconds) * 1000;
 const freshEvery = Number(values['fresh-every']);
 const spec = { questions: Number(values.questions), concurrency: Number(values.concurrency) };
 const kind = values.kind as ServerKind;
-if (!values.base && !(FEATURE_KINDS as readonly string[]).includes(kind)) {
-  throw new Error(`Give --base DIR (a built checkout) or --kind ${FEATURE_KINDS.join('|')}.`);
+/** What this build's Parley can be compared with in place of a base: a feature of its own, or a yardstick. */
+const OTHERS: readonly string[] = [...FEATURE_KINDS, 'sdk', 'sdk-floor', 'json-floor'];
+if (!values.base && !OTHERS.includes(kind)) {
+  throw new Error(`Give --base DIR (a built checkout) or --kind ${OTHERS.join('|')}.`);
 }
 if (!Number.isInteger(freshEvery) || freshEvery < 0) {
   throw new Error(`--fresh-every takes a whole number of pairs (0: the same two processes throughout).`);

@@ -12,16 +12,9 @@
  * here), so one process per build settles a difference larger than that, and `git bisect run` can
  * find the commit that brought one.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { runLoad } from './load/run-load.js';
-import { scavengesOf } from './profile/gc-trace.js';
-import { SideChannelClient } from './servers/side-channel-client.js';
+import { measurePromoted } from './profile/promoted.js';
 import { SERVER_MAIN } from './servers/spawn.js';
 
 const { values } = parseArgs({
@@ -34,43 +27,23 @@ const { values } = parseArgs({
   },
 });
 
-const spec = { questions: Number(values.questions), concurrency: Number(values.concurrency) };
+const load = {
+  questions: Number(values.questions),
+  concurrency: Number(values.concurrency),
+  warmMs: Number(values.warm) * 1000,
+  measuredMs: Number(values.seconds) * 1000,
+};
 
-/** Runs one build's Parley bench server under the load and reads its scavenges while measured. */
+/** Runs one build's Parley bench server under the load and prints its scavenges while measured. */
 async function measure(label: string, main: string): Promise<void> {
-  const trace = join(tmpdir(), `parley-gc-${process.pid}-${label}.txt`);
-  const out = openSync(trace, 'w');
-  const child = spawn(process.execPath, ['--trace-gc-nvp', main, 'parley'], {
-    stdio: ['ignore', out, 'ignore'],
-  });
-  const exited = once(child, 'exit');
-  try {
-    let url: string | undefined;
-    for (let tries = 0; url === undefined; tries++) {
-      if (tries > 200 || child.exitCode !== null)
-        throw new Error(`The ${label} server did not print its URL.`);
-      await sleep(50);
-      url = /\{"url":"([^"]+)"\}/.exec(readFileSync(trace, 'utf8'))?.[1];
-    }
-    const side = new SideChannelClient(url, label);
-    const server = { url, stats: (options?: { gc?: boolean }) => side.stats(options) };
-    await runLoad(server, { ...spec, durationMs: Number(values.warm) * 1000 });
-    const from = readFileSync(trace, 'utf8').length;
-    const run = await runLoad(server, { ...spec, durationMs: Number(values.seconds) * 1000 });
-    const scavenges = scavengesOf(readFileSync(trace, 'utf8').slice(from));
-    if (!scavenges) throw new Error(`The ${label} server collected no garbage while measured: run longer.`);
-    console.log(
-      `${label}: ${(scavenges.promotedBytes / 1024).toFixed(0)} KB promoted per scavenge ` +
-        `(${(scavenges.survivedBytes / 1024).toFixed(0)} KB survived), ${scavenges.pauseMs.toFixed(2)} ms pause, ` +
-        `${(run.rounds / scavenges.scavenges).toFixed(0)} rounds per scavenge, ${run.flowsPerSecond.toFixed(0)} flows/s`,
-    );
-  } finally {
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(trace, { force: true });
-  }
+  const read = await measurePromoted(main, label, load);
+  console.log(
+    `${label}: ${(read.promotedBytes / 1024).toFixed(0)} KB promoted per scavenge ` +
+      `(${(read.survivedBytes / 1024).toFixed(0)} KB survived), ${read.pauseMs.toFixed(2)} ms pause, ` +
+      `${(read.rounds / read.scavenges).toFixed(0)} rounds per scavenge, ${read.flowsPerSecond.toFixed(0)} flows/s`,
+  );
 }
 
-console.log(`(a) load: ${spec.questions} question(s) per flow, concurrency ${spec.concurrency}`);
+console.log(`(a) load: ${load.questions} question(s) per flow, concurrency ${load.concurrency}`);
 await measure('this build', SERVER_MAIN);
 if (values.base) await measure('base', join(resolve(values.base), 'bench', 'dist', 'servers', 'main.js'));

@@ -24,6 +24,7 @@ declare const message: ServerExports['message'];
 declare const toolResult: ServerExports['toolResult'];
 declare const structuredResult: ServerExports['structuredResult'];
 declare const toolError: ServerExports['toolError'];
+declare const toolErrorResult: ServerExports['toolErrorResult'];
 declare const jsonSchema: ServerExports['jsonSchema'];
 declare const promptResult: ServerExports['promptResult'];
 declare const resourceResult: ServerExports['resourceResult'];

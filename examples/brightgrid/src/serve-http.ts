@@ -6,7 +6,7 @@ import {
   httpServerOptions,
   SERVER_HTTP_LIMITS,
   StreamConnections,
-} from '@parley/core';
+} from '@parley/core/node';
 
 /** What answers requests once the origin is known. */
 export interface Site {

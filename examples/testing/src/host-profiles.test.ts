@@ -295,7 +295,7 @@ describe.each(ERAS)('host profiles on the %s era', (era) => {
 
   it('guard style: the questions of inputRequired() are lowered too, and their answers typed', async () => {
     const server = createServer({ name: 'desk', version: '1.0.0' });
-    const questions = { boxes: input.form('How many boxes?', ask.integer({ min: 1, max: 3 })) };
+    const questions = { boxes: input.elicit('How many boxes?', ask.integer({ min: 1, max: 3 })) };
     server.tool('guarded', { description: 'Asks in guard style' }, async (_args, ctx) => {
       const { boxes } = await ctx.answers(questions);
       if (!boxes) return inputRequired(questions);

@@ -1,6 +1,90 @@
-export * from './capabilities.js';
-export * from './form/index.js';
-export * from './http/index.js';
+// The root of @parley/core: every name of ./form, ./seal and ./capabilities, named here one by one
+// (no wildcard: what the root exports is what this file says). The Node HTTP kit is at ./node.
+
+export type { ElicitationModes } from './capabilities.js';
+export { elicitationModes } from './capabilities.js';
+export type {
+  Answer,
+  ArgumentFields,
+  BooleanFieldSchema,
+  BoundsStyle,
+  Field,
+  FieldError,
+  FieldKind,
+  FieldOption,
+  FieldOptions,
+  FieldSchema,
+  Form,
+  FormAnswer,
+  FormContent,
+  FormField,
+  FormValue,
+  IsOptional,
+  LegacyTitledEnumSchema,
+  ManyOptions,
+  NumberFieldSchema,
+  NumberOptions,
+  ParseResult,
+  PreparedQuestion,
+  Question,
+  QuestionInput,
+  ReceivedSchema,
+  RequestedSchema,
+  SchemaProblem,
+  SecretOptions,
+  SensitiveField,
+  StringFieldSchema,
+  StringFormat,
+  TextConversion,
+  TextOptions,
+  TitledMultiSelectSchema,
+  TitledOption,
+  TitledSingleSelectSchema,
+  UntitledMultiSelectSchema,
+  UntitledSingleSelectSchema,
+  ZodObjectLike,
+} from './form/index.js';
+export {
+  applyDefaults,
+  argumentFields,
+  ask,
+  boundsText,
+  checkField,
+  checkRequestedSchema,
+  codePointLength,
+  displayValue,
+  fieldFromText,
+  isDate,
+  isDateTime,
+  isEmail,
+  isRecord,
+  isSecret,
+  isUri,
+  listFields,
+  optionLabel,
+  parseContent,
+  prepareQuestion,
+  receiveRequestedSchema,
+  SchemaError,
+  Secret,
+  schemaForProtocolVersion,
+  secretAskedIn,
+  sensitiveFields,
+  WRAPPED_FIELD,
+  zodRunsAuthorCode,
+} from './form/index.js';
 export { PARLEY_KEY_META } from './question-key.js';
 export { PARLEY_RESUME_META } from './resume-token.js';
-export * from './seal/index.js';
+export type {
+  AeadBackend,
+  KeyRingOptions,
+  OpenFailure,
+  OpenResult,
+  SealSecret,
+} from './seal/index.js';
+export {
+  fromBase64Url,
+  KeyRing,
+  toBase64Url,
+  webCryptoAead,
+} from './seal/index.js';

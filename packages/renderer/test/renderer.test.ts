@@ -518,6 +518,31 @@ describe('renderElicitation', () => {
       { message: 'Tell us about your order.', requestedSchema: EVERY_FIELD_SCHEMA },
       { server: { name: 'lab-fixture', version: '1.2.3' }, call: { kind: 'tool', name: 'every_field' } },
     );
+    const host = page.locator('#host');
+    // The stylesheet took: the form's own font and width, labels bold above their inputs.
+    const style = await host.locator('.parley-elicitation').evaluate((form) => {
+      const computed = getComputedStyle(form);
+      return { maxWidth: computed.maxWidth, color: computed.color };
+    });
+    expect(style).toEqual({ maxWidth: '640px', color: 'rgb(27, 31, 36)' });
+    const labelWeights = await host
+      .locator('.parley-field > label, .parley-field > legend')
+      .evaluateAll((labels) => [...new Set(labels.map((label) => getComputedStyle(label).fontWeight))]);
+    expect(labelWeights).toEqual(['600']);
+    // Nothing spills out of the form: no control wider than the column it stands in.
+    const spills = await host
+      .locator('.parley-field')
+      .evaluateAll((fields) =>
+        fields
+          .filter((field) => field.scrollWidth > field.clientWidth + 1)
+          .map((field) => field.getAttribute('data-field')),
+      );
+    expect(spills).toEqual([]);
+    // Every field of the schema is drawn, and the styled page passes axe-core (contrast included).
+    expect(await host.locator('.parley-field').count()).toBe(
+      Object.keys(EVERY_FIELD_SCHEMA.properties).length,
+    );
+    expect(describeViolations(await runAxe(page, host))).toBe('');
     await screenshot(page, 'renderer-standalone', true);
   });
 });

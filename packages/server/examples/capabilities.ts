@@ -10,7 +10,7 @@ import {
   promptResult,
   resourceResult,
   structuredResult,
-  toolError,
+  toolErrorResult,
   toolResult,
 } from '@parley/server';
 import * as z from 'zod/v4';
@@ -42,7 +42,7 @@ export function addResults(server: ParleyServer, lookup: (city: string) => Promi
 
   // A failure the model can act on: `isError: true` (throwing a ToolError does the same).
   server.tool('find_order', { input: z.object({ id: z.string() }) }, ({ id }) =>
-    toolError(`No order ${id}.`),
+    toolErrorResult(`No order ${id}.`),
   );
 
   // Plain JSON Schema (2020-12) where zod cannot say it: listed exactly as written, arguments checked.

@@ -13,7 +13,7 @@ import { type PageListenerStarter, QuestionPages } from './pages/question-pages.
 import { PromptRegistry } from './registry/prompts.js';
 import { ResourceRegistry } from './registry/resources.js';
 import { ToolRegistry } from './registry/tools.js';
-import type { SessionRouter } from './session-router.js';
+import type { SessionRouter } from './sessions/session-router.js';
 import { nodeAead } from './state/node-aead.js';
 import { StateCodec } from './state/state-codec.js';
 import { ChangeHub } from './subscriptions/change-hub.js';

@@ -31,7 +31,7 @@ export type BatchItem =
   | SamplingInput
   | RootsInput;
 
-/** A form question in a `ctx.elicitAll` batch, built with `input.form(message, question)`. */
+/** A form question in a `ctx.elicitAll` batch, built with `input.elicit(message, question)`. */
 export interface FormInput<Q extends QuestionInput> {
   readonly kind: 'form';
   readonly message: string;
@@ -43,7 +43,7 @@ export interface FormInput<Q extends QuestionInput> {
    *
    * @example
    * await ctx.elicitAll({
-   *   rotate: input.form('Your API key, the one ending in 1234, will be rotated. Go ahead?', ask.boolean(), {
+   *   rotate: input.elicit('Your API key, the one ending in 1234, will be rotated. Go ahead?', ask.boolean(), {
    *     mentionsSecret: true,
    *   }),
    * });

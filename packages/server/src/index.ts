@@ -4,7 +4,19 @@ export type { CacheableMethod, CacheHints, DeclarableCapability, ServerOptions }
 export { EmptyMessageError, UnsafeUrlError, unsafeUrlParts } from './ask/guardrails.js';
 export { input } from './ask/input.js';
 export { VagueMessageError } from './ask/vague-message.js';
-export type * from './ask-types.js';
+export type {
+  AskMissingOptions,
+  BatchItem,
+  BatchResult,
+  ElicitOutcome,
+  FlowTarget,
+  FormInput,
+  RootsInput,
+  SamplingInput,
+  UrlInput,
+  UrlOutcome,
+  WithFields,
+} from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
 export {
   AuthorError,
@@ -26,6 +38,7 @@ export type { FlowActions, FlowCheck, FlowPage, FlowsOptions } from './flows/flo
 export type { FlowRecord, FlowSettlement, FlowStatus, FlowStore, KeptValue } from './flows/flow-types.js';
 export { MemoryFlowStore, type MemoryFlowStoreOptions } from './flows/memory-store.js';
 export { escapeHtml, htmlPage, messagePage } from './flows/pages.js';
+export type { SlowReaderLimits } from './http/http-exchange.js';
 export {
   type InputRequired,
   inputRequired,
@@ -60,14 +73,26 @@ export {
   resourceResult,
   structuredResult,
   toolError,
+  toolErrorResult,
   toolResult,
 } from './results/results.js';
 export type { Endpoint, EndpointOptions } from './serve/http-endpoint.js';
-export type { SlowReaderLimits } from './serve/http-exchange.js';
 export type { Listening, ListenOptions } from './serve/listen.js';
 export type { RequestTarget } from './serve/request-target.js';
 export type { StdioOptions } from './serve/stdio.js';
-export type { SessionHost, SessionRecord, SessionRouter } from './session-router.js';
+export type { SessionHost, SessionRecord, SessionRouter } from './sessions/session-router.js';
 export { StateTooLargeError } from './state/state-codec.js';
 export type { TaskSettings } from './tasks/task-store.js';
-export type * from './types.js';
+export type {
+  Completer,
+  Completers,
+  ConfirmOptions,
+  ConfirmOutcome,
+  ElicitOptions,
+  Json,
+  ParleyContext,
+  Principal,
+  PromptReturn,
+  ResourceReturn,
+  ToolReturn,
+} from './types.js';

@@ -29,7 +29,7 @@ export type RoundAnswers<Q extends Record<string, BatchItem>> = { [K in keyof Q]
  * questions it was not asked are ignored.
  *
  * @example
- * const questions = { confirm: input.form('Delete 3 files?', ask.boolean()) };
+ * const questions = { confirm: input.elicit('Delete 3 files?', ask.boolean()) };
  * server.tool('clean', {}, async (_args, ctx) => {
  *   const { confirm } = await ctx.answers(questions);
  *   if (!confirm) return inputRequired(questions, { data: { files: 3 } });
@@ -42,7 +42,7 @@ export function inputRequired<Q extends Record<string, BatchItem>>(
   options: { readonly data?: Json } = {},
 ): InputRequired<Q> {
   if (Object.keys(questions).length === 0)
-    throw new TypeError('inputRequired() needs at least one question, e.g. { confirm: input.form(...) }.');
+    throw new TypeError('inputRequired() needs at least one question, e.g. { confirm: input.elicit(...) }.');
   return {
     [GUARD_ASK]: true,
     questions,

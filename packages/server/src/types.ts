@@ -236,7 +236,7 @@ export interface ParleyContext {
    * answer is asked again, with its reason). See `inputRequired()`.
    *
    * @example
-   * const questions = { confirm: input.form('Delete 3 files?', ask.boolean()) };
+   * const questions = { confirm: input.elicit('Delete 3 files?', ask.boolean()) };
    * const { confirm } = await ctx.answers(questions);
    * if (!confirm) return inputRequired(questions);
    */

@@ -7,8 +7,8 @@ import { callTool } from './wire/modern-envelope.js';
 import { accept, errorOf, inputRequiredOf, toolResultOf } from './wire/modern-results.js';
 
 const questions = {
-  confirm: input.form('Delete the 3 old invoices?', ask.boolean()),
-  reason: input.form('Why?', ask.text({ maxLength: 20 })),
+  confirm: input.elicit('Delete the 3 old invoices?', ask.boolean()),
+  reason: input.elicit('Why?', ask.text({ maxLength: 20 })),
 };
 
 describe('guard style', () => {
@@ -144,7 +144,7 @@ describe('a guard whose ctx.answers() gets other questions than it asks', () => 
   let served: InProcess;
   // The mistake: ctx.answers() is given three questions, inputRequired() asks two. Answers count
   // only for the questions the last round asked, so the guard never sees one and loops.
-  const three = { ...questions, note: input.form('Any note?', ask.text()) };
+  const three = { ...questions, note: input.elicit('Any note?', ask.text()) };
 
   beforeAll(async () => {
     const server = createServer({ name: 'guard-loop', version: '1.0.0', maxRounds: 3, log: () => {} });

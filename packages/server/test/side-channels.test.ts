@@ -37,7 +37,7 @@ beforeAll(async () => {
         await ctx.progress(step - 1, 3, `step ${step}`);
         if (names.length >= step) continue;
         const key = `q${step}`;
-        const questions = { [key]: input.form(`Name ${step}?`, ask.text()) };
+        const questions = { [key]: input.elicit(`Name ${step}?`, ask.text()) };
         const answer = (await ctx.answers(questions))[key];
         if (!answer) return inputRequired(questions, { data: names });
         names.push(answer.action === 'accept' ? answer.value : answer.action);

@@ -29,7 +29,7 @@ beforeAll(async () => {
       return verdict.action === 'accept' && verdict.value ? 'Shipped.' : 'Held back.';
     },
   );
-  const confirm = { ok: input.form('Go?', ask.boolean()) };
+  const confirm = { ok: input.elicit('Go?', ask.boolean()) };
   server.tool('guarded', { description: 'Guard style, as a task', task: 'required' }, async (_a, ctx) => {
     const { ok } = await ctx.answers(confirm);
     if (!ok) return inputRequired(confirm);

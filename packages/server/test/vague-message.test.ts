@@ -30,7 +30,7 @@ beforeAll(async () => {
   server.tool('allowed', {}, async (_args, ctx) => {
     const one = await ctx.elicit('Input needed', ask.integer(), { key: 'one', allowVagueMessage: true });
     const two = await ctx.elicitAll({
-      two: input.form('Please provide input', ask.text(), { allowVagueMessage: true }),
+      two: input.elicit('Please provide input', ask.text(), { allowVagueMessage: true }),
     });
     return `${one.action} ${two.two.action}`;
   });

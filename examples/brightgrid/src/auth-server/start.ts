@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
+import { httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core/node';
 import type Provider from 'oidc-provider';
 import type { Store } from '../db.js';
 import type { SignInLimiter } from '../web/sign-in-throttle.js';

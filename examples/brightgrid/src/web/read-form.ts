@@ -1,4 +1,4 @@
-import { readCappedBody } from '@parley/core';
+import { readCappedBody } from '@parley/core/node';
 import { html, page } from './html.js';
 
 /** The largest form the store's pages read (a sign-in or a connect decision is far smaller). */

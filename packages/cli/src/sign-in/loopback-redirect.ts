@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core/node';
 
 /** One browser brings one answer back: a handful of connections is plenty. */
 const LIMITS: HttpServerLimits = { ...SERVER_HTTP_LIMITS, maxConnections: 16 };

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { readCappedBody } from '@parley/core';
+import { readCappedBody } from '@parley/core/node';
 
 /** The largest request body the lab reads (tool arguments included). */
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PreRegisteredClient } from '@parley/client/oauth';
-import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core';
+import { type HttpServerLimits, httpServerOptions, SERVER_HTTP_LIMITS } from '@parley/core/node';
 import type { EraChoice } from '../protocol.js';
 import { EventStream } from './event-stream.js';
 import { createLabHandler, SIGN_IN_CALLBACK } from './lab-handler.js';

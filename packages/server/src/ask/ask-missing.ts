@@ -14,14 +14,6 @@ import type { ParleyContext } from '../types.js';
 /** Times the person may fill the form with arguments the tool's schema still refuses. */
 const MAX_TRIES = 3;
 
-/** The tool each running `ctx` calls, for `ctx.elicitMissing` (set when the tool's handler starts). */
-const sources = new WeakMap<object, ArgumentsSource>();
-
-/** Tells `ctx.elicitMissing` which tool's arguments `ctx` asks for. */
-export function bindArguments(ctx: object, source: ArgumentsSource): void {
-  sources.set(ctx, source);
-}
-
 /**
  * Asks the person the form of `plan` and returns the arguments it completes, checked against the
  * tool's input schema (asked again, with the reason, when the schema still refuses them). A client
@@ -57,13 +49,16 @@ export async function askForMissing(
   }
 }
 
-/** `ctx.elicitMissing(args, options)`: the arguments, complete, asking the person for what is missing. */
+/**
+ * `ctx.elicitMissing(args, options)`: the arguments, complete, asking the person for what is missing.
+ * `source`: the arguments of the tool whose handler `ctx` runs (none outside a tool with an input schema).
+ */
 export async function elicitMissing(
   ctx: ParleyContext,
   args: unknown,
   options: AskMissingOptions<Record<string, unknown>, string> | undefined,
+  source: ArgumentsSource | undefined,
 ): Promise<ElicitOutcome<unknown>> {
-  const source = sources.get(ctx);
   if (source === undefined)
     throw new TypeError(
       'ctx.elicitMissing() asks for arguments of a tool with an input schema: call it in the handler of server.tool(name, { input }, ...).',

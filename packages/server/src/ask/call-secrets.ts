@@ -13,6 +13,11 @@ export class CallSecrets {
     this.#pages.add(page);
   }
 
+  /** Whether the call has secret answers to erase. */
+  get held(): boolean {
+    return this.#pages !== undefined && this.#pages.size > 0;
+  }
+
   /** Erases the call's secret answers (nothing when it had none). */
   async erase(pages: QuestionPages | undefined): Promise<void> {
     if (!this.#pages || this.#pages.size === 0 || !pages) return;

@@ -74,15 +74,15 @@ describe('guardrails on what a handler asks', () => {
     );
   });
 
-  it('takes the override in a batch too, through input.form', async () => {
+  it('takes the override in a batch too, through input.elicit', async () => {
     const message = 'Your API key, the one ending in 1234, will be rotated. Rotate it now?';
-    await expect(context().elicitAll({ rotate: input.form(message, ask.boolean()) })).rejects.toThrow(
+    await expect(context().elicitAll({ rotate: input.elicit(message, ask.boolean()) })).rejects.toThrow(
       SecretInFormError,
     );
     await expect(
-      context().elicitAll({ rotate: input.form(message, ask.boolean(), { mentionsSecret: true }) }),
+      context().elicitAll({ rotate: input.elicit(message, ask.boolean(), { mentionsSecret: true }) }),
     ).rejects.toBe(SUSPEND);
-    expect(input.form('Go?', ask.boolean())).toEqual({
+    expect(input.elicit('Go?', ask.boolean())).toEqual({
       kind: 'form',
       message: 'Go?',
       question: ask.boolean(),

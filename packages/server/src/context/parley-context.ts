@@ -6,11 +6,11 @@ import type { CallHost } from '../ask/call-host.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { isDeclared, kindOf, requireDeclared } from '../ask/kind-table.js';
 import { checkedFormEntry } from '../ask/kinds/form.js';
-
 import { type FormRoute, type RouteWish, routeForm } from '../ask/route.js';
 import type { AskMissingOptions, BatchItem, ElicitOutcome, FlowTarget } from '../ask-types.js';
 import { ToolError } from '../errors.js';
 import type { FlowKit } from '../flows/flow-kit.js';
+import type { ArgumentsSource } from '../registry/missing-args.js';
 import type { Json } from '../state/round-state.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import type { ConfirmOptions, ConfirmOutcome, ElicitOptions, ParleyContext, Principal } from '../types.js';
@@ -75,6 +75,8 @@ export interface ContextFacts extends PageCallFacts {
   readonly guard?: GuardRound;
   /** How the call becomes a task (`ctx.runAsTask()`). */
   readonly task: TaskHooks;
+  /** The arguments of the tool the call runs, for `ctx.elicitMissing` (a tool with an input schema). */
+  readonly argumentsSource?: ArgumentsSource | undefined;
   /**
    * Where this run of the handler is in the call's notifications, when the handler has run before
    * (a later 2026-07-28 round, a later guard round on the 2025 eras). Absent: a first run.
@@ -244,7 +246,7 @@ class CallContext implements ParleyContext {
   }
 
   elicitMissing(args: object, options?: AskMissingOptions<Record<string, unknown>, string>): Promise<never> {
-    return elicitMissing(this, args, options) as Promise<never>;
+    return elicitMissing(this, args, options, this.#facts.argumentsSource) as Promise<never>;
   }
 
   async elicitAll(batch: Readonly<Record<string, BatchItem>>): Promise<never> {

@@ -1,10 +1,11 @@
-import type { InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { App } from '../app.js';
+import type { InputRequiredResult } from '@modelcontextprotocol/server';
 import type { RoundObserver } from '../middleware.js';
+import type { ArgumentsSource } from '../registry/missing-args.js';
 import type { TaskMode } from '../registry/tools.js';
+import type { CallRequest } from '../request/call-request.js';
 import type { StateBinding } from '../state/binding.js';
 import type { TaskRecord } from '../tasks/task-record.js';
-import type { ParleyContext, Principal } from '../types.js';
+import type { ParleyContext } from '../types.js';
 
 /** One logical call: what is being called, with which arguments. */
 export interface CallSpec {
@@ -19,29 +20,11 @@ export interface CallHandler<R> {
   handler(ctx: ParleyContext): Promise<R>;
 }
 
-/** One request's call, as the dispatcher hands it to the module of its protocol era. */
-export interface EraCall<R> {
-  readonly app: App;
-  /** The official SDK's context of the request being served. */
-  readonly sdk: ServerContext;
-  /** The SDK server of the serving unit (a 2025 session's negotiated facts live there). */
-  readonly server: Server;
-  readonly call: CallSpec;
-  /** The verified user: from the request's auth info, else the stdio user. */
-  readonly user: Principal | undefined;
-  /** Whom the call's budgets (its tasks) count against: the user, or an anonymous caller's address. */
-  readonly caller: string;
-  /** How the call arrived (question pages check who opens them only over HTTP). */
-  readonly transport: 'stdio' | 'http';
-  /** Told the round's number once it is known, and the keys of the questions sent (middleware facts). */
-  readonly observe?: RoundObserver | undefined;
-  /**
-   * Runs the handler with the `ctx` the era built: `runs.handler(ctx)` (the call found, rather than a
-   * closure around it: a 2025-era call keeps this while the person answers).
-   */
-  readonly runs: CallHandler<R>;
-  /** For a tool that may run as a task: how, and what to do with the task's outcome. */
-  readonly task?: TaskCall<R> | undefined;
+/** What an era runs for a request: the call found, and the handler that serves it. */
+export interface EraCall<R> extends CallHandler<R> {
+  readonly spec: CallSpec;
+  /** The arguments of the tool called, for `ctx.elicitMissing` (a tool with an input schema). */
+  readonly argumentsSource?: ArgumentsSource | undefined;
 }
 
 /** A call that may become a task (a tool with `task` in its config). */
@@ -58,7 +41,19 @@ export interface TaskCall<R> {
  * A new protocol revision is one more module and one more entry in `run/run-call.ts`.
  */
 export interface EraModule {
-  run<R>(call: EraCall<R>): Promise<R | InputRequiredResult | CreateTaskResult>;
+  /**
+   * @param request the request, as its edge recorded it.
+   * @param call what it calls: `call.handler(ctx)` runs the handler with the `ctx` the era built (the
+   *   call found, rather than a closure around it: a 2025-era call keeps it while the person answers).
+   * @param observe told the round's number once it is known, and the keys of the questions sent.
+   * @param task for a tool that may run as a task: how, and what to do with the task's outcome.
+   */
+  run<R>(
+    request: CallRequest,
+    call: EraCall<R>,
+    observe: RoundObserver | undefined,
+    task: TaskCall<R> | undefined,
+  ): Promise<R | InputRequiredResult | CreateTaskResult>;
 }
 
 /** The answer to a call that became a task (`resultType: "task"`, the task's fields at the top). */

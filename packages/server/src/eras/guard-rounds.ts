@@ -19,33 +19,54 @@ export function modernGuardRound(
   state: RoundState,
   responses: Readonly<Record<string, unknown>>,
 ): ModernGuardRound {
-  const reasons = new Map<string, string>();
-  let mismatched: readonly string[] | undefined;
-  return {
-    data: state.guard?.data ?? undefined,
-    reasonFor: (key) => reasons.get(key),
-    mismatch: () => mismatched,
-    async answers(items, fingerprint) {
-      const found: Record<string, ItemResult> = {};
-      if (state.guard?.asked !== fingerprint) {
-        if (state.guard !== undefined) mismatched = items.map((item) => item.key);
-        return found;
-      }
-      for (const item of items) {
-        if (!Object.hasOwn(responses, item.key)) continue;
-        const kind = kindOf(item);
-        const checked = kind.check(item, responses[item.key]);
-        if (checked.status === 'malformed') throw new MalformedResponseError(checked.problem);
-        if (checked.status === 'invalid') {
-          reasons.set(item.key, checked.reason);
-          continue;
-        }
-        const result = kind.settle ? await kind.settle(item, checked.result, lookOnce) : checked.result;
-        if (result !== undefined) found[item.key] = result;
-      }
+  return new ModernGuard(state, responses);
+}
+
+/** A class, made on every round: its reasons only once an answer is invalid. */
+class ModernGuard implements ModernGuardRound {
+  readonly data: Json | undefined;
+  readonly #state: RoundState;
+  readonly #responses: Readonly<Record<string, unknown>>;
+  #reasons: Map<string, string> | undefined;
+  #mismatched: readonly string[] | undefined;
+
+  constructor(state: RoundState, responses: Readonly<Record<string, unknown>>) {
+    this.data = state.guard?.data ?? undefined;
+    this.#state = state;
+    this.#responses = responses;
+  }
+
+  reasonFor(key: string): string | undefined {
+    return this.#reasons?.get(key);
+  }
+
+  mismatch(): readonly string[] | undefined {
+    return this.#mismatched;
+  }
+
+  async answers(items: readonly AskItem[], fingerprint: number): Promise<Record<string, ItemResult>> {
+    const found: Record<string, ItemResult> = {};
+    const { guard } = this.#state;
+    if (guard?.asked !== fingerprint) {
+      if (guard !== undefined) this.#mismatched = items.map((item) => item.key);
       return found;
-    },
-  };
+    }
+    const responses = this.#responses;
+    for (const item of items) {
+      if (!Object.hasOwn(responses, item.key)) continue;
+      const kind = kindOf(item);
+      const checked = kind.check(item, responses[item.key]);
+      if (checked.status === 'malformed') throw new MalformedResponseError(checked.problem);
+      if (checked.status === 'invalid') {
+        this.#reasons ??= new Map();
+        this.#reasons.set(item.key, checked.reason);
+        continue;
+      }
+      const result = kind.settle ? await kind.settle(item, checked.result, lookOnce) : checked.result;
+      if (result !== undefined) found[item.key] = result;
+    }
+    return found;
+  }
 }
 
 /** The round a guard-style `inputRequired(questions, { data })` ends with on 2026-07-28. */

@@ -8,16 +8,19 @@ import type { PageItem } from '../ask/kinds/page.js';
 import type { QuestionKind } from '../ask/question-kind.js';
 import { routeForm } from '../ask/route.js';
 import { pageItem, routeFacts } from '../context/page-questions.js';
-import { batchItems, type ContextFacts, createContext } from '../context/parley-context.js';
+import { batchItems, createContext } from '../context/parley-context.js';
 import { NotificationSequence } from '../context/side-channels.js';
 import { RoundLimitError } from '../errors.js';
 import { type InputRequired, isInputRequired } from '../input-required.js';
-import type { StateBinding } from '../state/binding.js';
+import type { RoundObserver } from '../middleware.js';
+import type { CallRequest } from '../request/call-request.js';
 import { newCallId, type RoundState } from '../state/round-state.js';
+import { CallBinding } from './call-binding.js';
 import type { EraCall, EraModule } from './era.js';
 import { answeredGuardRound, guardLoopHint } from './guard-rounds.js';
-import { type ParkingCaller, parkCall, resumeParked } from './park-call.js';
+import { parkCall, resumeParked } from './park-call.js';
 import { type FallbackReason, PushEngine } from './push-engine.js';
+import { type CallClient, RunFacts } from './run-facts.js';
 import { NO_TASKS } from './task-start.js';
 
 /**
@@ -30,23 +33,22 @@ import { NO_TASKS } from './task-start.js';
  * long as they take, and a suspended async frame per pending call is memory.
  */
 export const handshakeEra: EraModule = {
-  run<R>(call: EraCall<R>): Promise<R> {
+  run<R>(request: CallRequest, call: EraCall<R>, observe: RoundObserver | undefined): Promise<R> {
     try {
-      const { server, app } = call;
-      const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
-      const clientCapabilities = server.getClientCapabilities();
+      const { app } = request;
+      const client = handshakeClient(request);
+      const { clientCapabilities } = client;
       // Only a call whose questions could not be sent as URLs was parked (its page went by link).
       const opensUrls =
-        elicitationModes(clientCapabilities, protocolVersion).url &&
-        (app.hosts.of(server.getClientVersion(), protocolVersion)?.opensPages(true) ?? true);
+        elicitationModes(clientCapabilities, client.protocolVersion).url &&
+        (client.host?.opensPages(true) ?? true);
       const parkable =
         app.pages?.mayHoldParked === true && (!opensUrls || modeFailedFor('url', clientCapabilities));
-      if (!parkable) return start(call, protocolVersion, clientCapabilities, undefined);
-      const { binding, caller } = parking(call);
-      return resumeParked(app, app.pages!, binding, caller).then((resumed) => {
+      if (!parkable) return start(request, call, observe, client, undefined);
+      return resumeParked(request, app.pages!, new CallBinding(request, call.spec)).then((resumed) => {
         if (resumed?.formsFailed) markModeFailed('form', clientCapabilities);
         if (resumed?.urlFailed) markModeFailed('url', clientCapabilities);
-        return start(call, protocolVersion, clientCapabilities, resumed?.state);
+        return start(request, call, observe, client, resumed?.state);
       });
     } catch (error) {
       return Promise.reject(error);
@@ -54,22 +56,39 @@ export const handshakeEra: EraModule = {
   },
 };
 
+/** The client of a 2025-era call: what its session negotiated. */
+function handshakeClient(request: CallRequest): CallClient {
+  const { server } = request;
+  const protocolVersion = server.getNegotiatedProtocolVersion() ?? '2025-06-18';
+  const clientInfo = server.getClientVersion();
+  return {
+    protocolVersion,
+    clientCapabilities: server.getClientCapabilities(),
+    clientInfo,
+    host: request.app.hosts.of(clientInfo, protocolVersion),
+  };
+}
+
 /** Runs the call, from the top or going on from a parked state. */
 function start<R>(
+  request: CallRequest,
   call: EraCall<R>,
-  protocolVersion: string,
-  clientCapabilities: unknown,
+  observe: RoundObserver | undefined,
+  client: CallClient,
   resumed: RoundState | undefined,
 ): Promise<R> {
-  const clientInfo = call.server.getClientVersion();
-  const host = call.app.hosts.of(clientInfo, protocolVersion);
-  const engine = new PushEngine(call, protocolVersion, resumed?.callId ?? newCallId(), resumed, host);
-  const first = handshakeFacts(
+  const callId = resumed?.callId ?? newCallId();
+  const engine = new PushEngine(request, observe, client.protocolVersion, callId, resumed, client.host);
+  const session = request.session;
+  const first = new RunFacts(
+    request,
     call,
-    protocolVersion,
-    clientCapabilities,
-    clientInfo,
-    host,
+    client,
+    NO_TASKS,
+    new CallSecrets(),
+    session === undefined ? undefined : `session:${session}`,
+    true,
+    undefined,
     new NotificationSequence(resumed?.notified),
   );
   engine.onRefused(refusedQuestion, first);
@@ -86,7 +105,7 @@ function refusedQuestion(
   item: AskItem,
   kind: QuestionKind,
   engine: PushEngine,
-  first: ContextFacts,
+  first: RunFacts,
   why: FallbackReason,
 ): Promise<AskItem> | undefined {
   const { clientCapabilities, protocolVersion } = first;
@@ -111,15 +130,15 @@ function refusedQuestion(
 function ended<R>(
   call: EraCall<R>,
   engine: PushEngine,
-  first: ContextFacts,
+  first: RunFacts,
   outcome: { value: R } | { error: unknown },
 ): Promise<R> {
-  const { app } = call;
+  const { request } = first;
+  const { app } = request;
   const parked = engine.parked;
   if (parked && app.pages) {
-    const { binding, caller } = parking(call);
     const state = engine.state(first.notifications?.reached ?? 0);
-    return parkCall(app, app.pages, binding, caller, {
+    return parkCall(request, app.pages, new CallBinding(request, call.spec), {
       state,
       items: parked,
       formsFailed: modeFailedFor('form', first.clientCapabilities),
@@ -132,48 +151,6 @@ function ended<R>(
   });
 }
 
-/** The call's binding and caller, for parking it (or finding it parked). */
-function parking<R>(call: EraCall<R>): { binding: StateBinding; caller: ParkingCaller } {
-  const binding: StateBinding = {
-    server: call.app.info.name,
-    method: call.call.method,
-    target: call.call.target,
-    args: call.call.args,
-    principal: call.user?.id,
-  };
-  return { binding, caller: { user: call.user, transport: call.transport, session: call.sdk.sessionId } };
-}
-
-/** The facts of the first run of the handler. */
-function handshakeFacts<R>(
-  call: EraCall<R>,
-  protocolVersion: string,
-  clientCapabilities: unknown,
-  clientInfo: ContextFacts['clientInfo'],
-  host: ContextFacts['host'],
-  notifications: NotificationSequence,
-): ContextFacts {
-  // One literal (no spreads): an object built by spreading gets a hidden class of its own.
-  return {
-    era: 'handshake',
-    protocolVersion,
-    user: call.user,
-    clientCapabilities,
-    clientInfo,
-    host,
-    sdk: call.sdk,
-    flows: call.app.flows,
-    task: NO_TASKS,
-    guard: undefined,
-    notifications,
-    transport: call.transport,
-    pages: call.app.pages,
-    call: call.call,
-    secrets: new CallSecrets(),
-    anonymousScope: call.sdk.sessionId === undefined ? undefined : `session:${call.sdk.sessionId}`,
-  };
-}
-
 /**
  * Runs the handler once; a guard-style `inputRequired()` leads to the next round, and the last
  * round's outcome ends the call ({@link ended}). One `.then` per round, its two handlers sharing one
@@ -182,13 +159,13 @@ function handshakeFacts<R>(
 function runRound<R>(
   call: EraCall<R>,
   engine: PushEngine,
-  facts: ContextFacts,
+  facts: RunFacts,
   round: number,
-  first: ContextFacts,
+  first: RunFacts,
 ): Promise<R> {
   let running: Promise<unknown>;
   try {
-    running = call.runs.handler(createContext(facts, engine));
+    running = call.handler(createContext(facts, engine));
   } catch (error) {
     return ended(call, engine, first, { error });
   }
@@ -209,12 +186,12 @@ function runRound<R>(
 function askGuard<R>(
   call: EraCall<R>,
   engine: PushEngine,
-  facts: ContextFacts,
+  facts: RunFacts,
   round: number,
   asked: InputRequired,
-  first: ContextFacts,
+  first: RunFacts,
 ): Promise<R> {
-  const { maxRounds } = call.app;
+  const { maxRounds } = facts.request.app;
   const notifications = new NotificationSequence(facts.notifications?.reached);
   let items: ReturnType<typeof batchItems>;
   try {
@@ -229,26 +206,9 @@ function askGuard<R>(
   }
   return engine.ask(askPoint(items, true)).then(
     (results) => {
-      let next: ContextFacts;
+      let next: RunFacts;
       try {
-        next = {
-          era: 'handshake',
-          protocolVersion: facts.protocolVersion,
-          user: facts.user,
-          clientCapabilities: facts.clientCapabilities,
-          clientInfo: facts.clientInfo,
-          host: facts.host,
-          sdk: facts.sdk,
-          flows: facts.flows,
-          task: NO_TASKS,
-          guard: answeredGuardRound(items, results, asked.data),
-          notifications,
-          transport: facts.transport,
-          pages: facts.pages,
-          call: facts.call,
-          secrets: facts.secrets,
-          anonymousScope: facts.anonymousScope,
-        };
+        next = facts.nextRun(answeredGuardRound(items, results, asked.data), notifications);
       } catch (error) {
         return ended(call, engine, first, { error });
       }

@@ -1,20 +1,16 @@
-import {
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
-import type { App } from '../app.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import type { AskItem, AskPoint, ItemResult } from '../ask/ask-item.js';
 import { askUntilAnswered, type WaitingAsk } from '../ask/ask-until-answered.js';
+import type { CallHost } from '../ask/call-host.js';
 import { fingerprint } from '../ask/fingerprint.js';
 import { kindOf } from '../ask/kind-table.js';
 import type { FlowRef, QuestionKind } from '../ask/question-kind.js';
+import { type WaitingCall, waitingCallOf } from '../context/waiting-progress.js';
 import { CallCancelledError, QuestionTimeoutError, RoundLimitError } from '../errors.js';
 import type { FlowCheck } from '../flows/flow-kit.js';
 import type { RoundObserver } from '../middleware.js';
 import { runOnce } from '../once/once-store.js';
+import type { CallRequest } from '../request/call-request.js';
 import type { Json, RoundState } from '../state/round-state.js';
 import { Journal } from './journal.js';
 import { PARK } from './parked.js';
@@ -68,20 +64,6 @@ function isClientRefusal(error: unknown, signal: AbortSignal): boolean {
   return error instanceof ProtocolError;
 }
 
-import type { CallHost } from '../ask/call-host.js';
-import { type WaitingCall, waitingCallOf } from '../context/waiting-progress.js';
-
-/** What the engine needs of the call it serves. */
-export interface PushCall {
-  readonly app: App;
-  /** The official SDK's context of the request being served. */
-  readonly sdk: ServerContext;
-  /** The SDK server of the session (it sends `notifications/elicitation/complete`). */
-  readonly server: Server;
-  /** Told the key of each question as it is sent, and the action of each usable answer. */
-  readonly observe?: RoundObserver | undefined;
-}
-
 /**
  * Serves ask points on the 2025 eras: each question is a real server-to-client request over the
  * session, and the handler simply waits for the answer (no replay). Questions of one batch are
@@ -91,7 +73,9 @@ export interface PushCall {
  * a pending question holds the engine and nothing built for it alone.
  */
 export class PushEngine implements WaitingAsk {
-  readonly #call: PushCall;
+  readonly #request: CallRequest;
+  /** Told the key of each question as it is sent, and the action of each usable answer. */
+  readonly #observe: RoundObserver | undefined;
   readonly #protocolVersion: string;
   /** The logical call's id, the base of `ctx.once` idempotency keys. */
   readonly #callId: string;
@@ -118,13 +102,21 @@ export class PushEngine implements WaitingAsk {
    * @param resume the state of a call parked earlier, which this call goes on from.
    * @param host the call's client, when a host profile knows it.
    */
-  constructor(call: PushCall, protocolVersion: string, callId: string, resume?: RoundState, host?: CallHost) {
-    this.#call = call;
+  constructor(
+    request: CallRequest,
+    observe: RoundObserver | undefined,
+    protocolVersion: string,
+    callId: string,
+    resume?: RoundState,
+    host?: CallHost,
+  ) {
+    this.#request = request;
+    this.#observe = observe;
     this.#protocolVersion = protocolVersion;
     this.#callId = callId;
     this.#rounds = resume?.rounds ?? 0;
     this.#journal = resume ? new Journal(resume.journal) : undefined;
-    this.#waiting = waitingCallOf(call.app.waitingReminders, call.sdk);
+    this.#waiting = waitingCallOf(request.app.waitingReminders, request.sdk);
     this.#host = host;
     this.#startedAt = Date.now();
   }
@@ -135,7 +127,7 @@ export class PushEngine implements WaitingAsk {
   }
 
   get maxTries(): number {
-    return this.#call.app.maxTries;
+    return this.#request.app.maxTries;
   }
 
   /** The questions the call parked at (answered by links in its result), once it did. */
@@ -213,7 +205,7 @@ export class PushEngine implements WaitingAsk {
     const replayed = this.#journal?.next(fp, `ctx.once('${name}')`);
     if (replayed !== undefined) return replayed as T;
     const key = `${this.#callId}.${name}`;
-    const once = this.#call.app.once;
+    const once = this.#request.app.once;
     const value = once ? ((await runOnce(once.store, key, () => fn(key), once.timings)) as T) : await fn(key);
     // Journaled as JSON, as on 2026-07-28: a resumed call reads exactly what this run saw.
     const json = JSON.parse(JSON.stringify(value ?? null)) as T;
@@ -227,7 +219,7 @@ export class PushEngine implements WaitingAsk {
    */
   async yieldRound(fp: number, label: string, afterMs: number): Promise<void> {
     if (this.#journal?.next(fp, label) !== undefined) return;
-    await pause(afterMs, this.#call.sdk.mcpReq.signal);
+    await pause(afterMs, this.#request.sdk.mcpReq.signal);
     this.#journaled().push(fp, 1);
   }
 
@@ -240,7 +232,7 @@ export class PushEngine implements WaitingAsk {
   #askOne(item: AskItem, fingerprint?: number): Promise<ItemResult> {
     const kind = kindOf(item);
     if (kind.outOfBand?.(item)) return this.#lookOutOfBand(item, kind, fingerprint);
-    this.#call.observe?.asked([item.key]);
+    this.#observe?.asked([item.key]);
     // The watch waits until a flow settles, so "not settled" cannot come back here; if a kind ever
     // returns it, the question is asked again, as on 2026-07-28.
     return askUntilAnswered(item, this, fingerprint);
@@ -268,7 +260,7 @@ export class PushEngine implements WaitingAsk {
    */
   fallback(item: AskItem, kind: QuestionKind, error: unknown): Promise<ItemResult> | undefined {
     if (!this.#fallback) return undefined;
-    const why: FallbackReason | undefined = isClientRefusal(error, this.#call.sdk.mcpReq.signal)
+    const why: FallbackReason | undefined = isClientRefusal(error, this.#request.sdk.mcpReq.signal)
       ? 'refused'
       : this.#hostGaveUp(item, error)
         ? 'host-limit'
@@ -281,7 +273,7 @@ export class PushEngine implements WaitingAsk {
 
   /** Whether a question failed because the host's time limit came, not the server's or the call's. */
   #hostGaveUp(item: AskItem, error: unknown): boolean {
-    if (!this.#hostLimited.has(item) || this.#call.sdk.mcpReq.signal.aborted) return false;
+    if (!this.#hostLimited.has(item) || this.#request.sdk.mcpReq.signal.aborted) return false;
     return (
       error instanceof HostLimitReached ||
       (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
@@ -294,7 +286,7 @@ export class PushEngine implements WaitingAsk {
    * the deadline too when it is the host's.
    */
   #timeoutFor(kind: QuestionKind, item: AskItem): { readonly ms: number; readonly deadline?: number } {
-    const server = this.#call.app.questionTimeoutMs;
+    const server = this.#request.app.questionTimeoutMs;
     const now = Date.now();
     const deadline = kind.name === 'form' ? this.#host?.questionDeadline(this.#startedAt, now) : undefined;
     if (deadline === undefined || deadline - now >= server) {
@@ -312,7 +304,7 @@ export class PushEngine implements WaitingAsk {
 
   /** `WaitingAsk`: told the action of each usable answer (never its content). */
   onAnswer(key: string, action: 'accept' | 'decline' | 'cancel'): void {
-    this.#call.observe?.answered({ key, action });
+    this.#observe?.answered({ key, action });
   }
 
   /** `WaitingAsk`: an invalid answer asked again counts as a round, as on 2026-07-28. */
@@ -321,14 +313,14 @@ export class PushEngine implements WaitingAsk {
   }
 
   #countRound(): void {
-    const { maxRounds } = this.#call.app;
+    const { maxRounds } = this.#request.app;
     if (this.#rounds + 1 > maxRounds) throw new RoundLimitError(maxRounds);
     this.#rounds++;
   }
 
   /** `WaitingAsk`: after consent, the server waits on the session until the flow's page settles it. */
   async waitForFlow(flow: FlowRef): Promise<FlowCheck> {
-    const { sdk, server, app } = this.#call;
+    const { sdk, server, app } = this.#request;
     this.#waiting?.began();
     let check: FlowCheck;
     try {
@@ -354,7 +346,7 @@ export class PushEngine implements WaitingAsk {
    * and turns such an answer into a -32602 that ends the call).
    */
   send(kind: QuestionKind, item: AskItem, message: string): Promise<unknown> {
-    const { sdk, app } = this.#call;
+    const { sdk, app } = this.#request;
     const timeout = this.#timeoutFor(kind, item);
     // Pending from here until `replied` or `failed` (askUntilAnswered calls one of them, once).
     app.pendingQuestions.sent();
@@ -375,13 +367,13 @@ export class PushEngine implements WaitingAsk {
 
   /** `WaitingAsk`: a question sent has its reply. */
   replied(): void {
-    this.#call.app.pendingQuestions.settled();
+    this.#request.app.pendingQuestions.settled();
     this.#waiting?.ended();
   }
 
   /** `WaitingAsk`: a question sent failed; what that means for the call. */
   failed(kind: QuestionKind, error: unknown): unknown {
-    this.#call.app.pendingQuestions.settled();
+    this.#request.app.pendingQuestions.settled();
     this.#waiting?.ended();
     return this.#failure(kind, error);
   }
@@ -389,11 +381,11 @@ export class PushEngine implements WaitingAsk {
   /** What a failed question means for the call. */
   #failure(kind: QuestionKind, error: unknown): unknown {
     // The SDK reports an aborted call as a request timeout too; only the call's own signal tells them apart.
-    const signal = this.#call.sdk.mcpReq.signal;
+    const signal = this.#request.sdk.mcpReq.signal;
     if (signal.aborted) return new CallCancelledError(signal.reason);
     if (error instanceof HostLimitReached) return new QuestionTimeoutError(error.ms);
     if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      return new QuestionTimeoutError(this.#call.app.questionTimeoutMs);
+      return new QuestionTimeoutError(this.#request.app.questionTimeoutMs);
     }
     return kind.refusal?.(error) ?? error;
   }

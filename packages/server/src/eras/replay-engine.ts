@@ -154,6 +154,11 @@ export class ReplayEngine {
     return this.#journal.next(fp, label);
   }
 
+  /**
+   * The ask point the journal has no answer for: answered by this request's responses (results from
+   * the partial answers of earlier rounds, pages that answer themselves, and usable responses), or
+   * the round ends there, asking what is still open (invalid answers again, with their reasons).
+   */
   async #frontier(point: AskPoint): Promise<ItemResult[]> {
     const pending = this.#state.pending;
     const answering = !this.#frontierDone;
@@ -162,12 +167,8 @@ export class ReplayEngine {
       throw new ReplayDivergenceError(this.#journal.position, point.label);
     }
     const partial: Record<string, Json> = answering && pending?.partial ? { ...pending.partial } : {};
-    const tries = answering && pending ? pending.tries : 0;
-    const reasons = new Map<string, string>();
-    /** Pages the client said were finished, still open: asked again, saying so. */
-    const unfinished = new Set<string>();
-    const results = new Map<string, ItemResult>();
-
+    const read: Answers = { results: new Map(), reasons: new Map(), unfinished: new Set() };
+    const { results, reasons, unfinished } = read;
     for (const item of point.items) {
       const kind = kindOf(item);
       if (item.key in partial) {
@@ -194,22 +195,30 @@ export class ReplayEngine {
         else if ((checked.result as { action?: unknown }).action === 'accept') unfinished.add(item.key);
       }
     }
-
-    if (results.size === point.items.length) {
-      const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
-      const entry: Json = point.batch
-        ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
-        : encode(point.items[0]!);
-      this.#journal.push(point.fingerprint, entry);
-      return point.items.map((item) => results.get(item.key)!);
-    }
-
+    if (results.size === point.items.length) return this.#journaled(point, results);
+    const tries = answering && pending ? pending.tries : 0;
     const nextTries = reasons.size > 0 ? tries + 1 : tries;
     if (reasons.size > 0 && nextTries >= this.#limits.maxTries) {
       throw new TooManyInvalidAnswersError(nextTries, [...reasons.values()].join(' '));
     }
     if (this.#state.rounds + 1 > this.#limits.maxRounds) throw new RoundLimitError(this.#limits.maxRounds);
+    this.#suspension = this.#suspensionAt(point, partial, read, nextTries);
+    throw SUSPEND;
+  }
 
+  /** Every question of the point answered: journaled (one entry; a batch's by key), and the results. */
+  #journaled(point: AskPoint, results: ReadonlyMap<string, ItemResult>): ItemResult[] {
+    const encode = (item: AskItem) => kindOf(item).encode(item, results.get(item.key)!);
+    const entry: Json = point.batch
+      ? Object.fromEntries(point.items.map((item) => [item.key, encode(item)]))
+      : encode(point.items[0]!);
+    this.#journal.push(point.fingerprint, entry);
+    return point.items.map((item) => results.get(item.key)!);
+  }
+
+  /** Where the round ends: the questions still open, asked (again, with reasons), and the state so far. */
+  #suspensionAt(point: AskPoint, partial: Record<string, Json>, read: Answers, tries: number): Suspension {
+    const { results, reasons, unfinished } = read;
     const inputRequests: Record<string, InputRequest> = {};
     const outOfBand: AskItem[] = [];
     for (const item of point.items) {
@@ -227,23 +236,28 @@ export class ReplayEngine {
             : questionMessage(item, reasons.get(item.key)),
         );
     }
-    const nextPending: PendingAsk = {
+    const pending: PendingAsk = {
       fingerprint: point.fingerprint,
-      tries: nextTries,
+      tries,
       ...(Object.keys(partial).length > 0 && { partial }),
     };
-    this.#suspension = {
-      inputRequests,
-      state: {
-        callId: this.#state.callId,
-        rounds: this.#state.rounds + 1,
-        journal: this.#journal.entries,
-        pending: nextPending,
-      },
-      outOfBand,
+    const state = {
+      callId: this.#state.callId,
+      rounds: this.#state.rounds + 1,
+      journal: this.#journal.entries,
+      pending,
     };
-    throw SUSPEND;
+    return { inputRequests, state, outOfBand };
   }
+}
+
+/** What one request answers of an ask point's questions. */
+interface Answers {
+  readonly results: Map<string, ItemResult>;
+  /** Why an answer was invalid, by question key: it is asked again with the reason. */
+  readonly reasons: Map<string, string>;
+  /** Pages the client said were finished, still open. */
+  readonly unfinished: Set<string>;
 }
 
 /** On 2026-07-28 the server looks at a flow once per round; a flow still pending is asked again. */

@@ -83,10 +83,7 @@ export class TaskStarter implements TaskHooks {
 
   async runAsTask(): Promise<void> {
     const { app, mode, clientCapabilities, principal, caller, engine, callId, tool } = this.#options;
-    if (!mode)
-      throw new TypeError(
-        'ctx.runAsTask() needs `task` in the tool config (server.tool(name, { task: ... })).',
-      );
+    if (!mode) throw new TypeError(NO_TASK_MODE_MESSAGE);
     if (this.#task) return;
     if (!declaresTasks(clientCapabilities)) {
       if (mode.support === 'optional') return; // the call simply goes on as a plain call
@@ -114,6 +111,17 @@ export class TaskStarter implements TaskHooks {
     this.#resolve(task);
   }
 }
+
+const NO_TASK_MODE_MESSAGE =
+  'ctx.runAsTask() needs `task` in the tool config (server.tool(name, { task: ... })).';
+
+/** A 2026-07-28 call of a tool with no task mode: it never becomes a task (nothing made per round). */
+export const NO_TASK_MODE: TaskHooks = {
+  current: undefined,
+  async runAsTask() {
+    throw new TypeError(NO_TASK_MODE_MESSAGE);
+  },
+};
 
 /** On the 2025 eras a task tool runs as a plain call: the session can ask questions anyway. */
 export const NO_TASKS: TaskHooks = {

@@ -44,7 +44,11 @@ export interface FlowsOptions {
    * development; behind a proxy or TLS terminator, set it).
    */
   readonly publicUrl?: string;
-  /** Who is signed in to this server's own site in the browser that sent `request` (e.g. from a session cookie). */
+  /**
+   * Who is signed in to this server's own site in the browser that sent `request` (e.g. from its
+   * sign-in cookie). The browser's sign-in, not an MCP session: in Parley a session is always a
+   * 2025 MCP session.
+   */
   readonly session: (request: Request) => string | undefined | Promise<string | undefined>;
   /** Where to send a browser nobody is signed in on; `returnTo` is the flow page URL to come back to. */
   readonly signIn: (returnTo: string) => string;
@@ -302,9 +306,9 @@ export class FlowKit {
     if (flow.capability) return page(request, flow, actions);
 
     // The phishing defence: before anything else, the browser's own signed-in user must be the user
-    // who made the call. The check reads this server's session, never anything in the URL.
-    const { session, signIn } = this.#options;
-    const user = session && signIn ? await session(request) : undefined;
+    // who made the call. The check reads this server's own sign-in, never anything in the URL.
+    const { session: signedIn, signIn } = this.#options;
+    const user = signedIn && signIn ? await signedIn(request) : undefined;
     if (user === undefined) {
       if (!signIn) return gone();
       return new Response(null, {

@@ -101,144 +101,193 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
       'protectedResource() needs at least one authorization server issuer in authorizationServers',
     );
   }
-  const required = options.requiredScopes ?? {};
-  const resourceOf = (request: Request) => options.resource ?? endpointUrl(request);
-  const metadataUrlOf = (resource: string) => {
-    const url = new URL(resource);
-    const path = url.pathname === '/' ? '' : url.pathname;
-    return `${url.origin}${WELL_KNOWN}${path}`;
-  };
-  // The resource identifier (and so the metadata URL) is fixed once known; challenges name it.
-  let knownResource = options.resource;
-  const dpop =
-    options.dpop === undefined
-      ? undefined
-      : {
-          algorithms: options.dpop.algorithms ?? DEFAULT_DPOP_ALGORITHMS,
-          required: options.dpop.required === true,
-        };
-  const checkProof = dpopProofChecker(options.dpop);
-
+  const guard = new ResourceGuard(options);
+  // Own properties, not methods: the object is spread into `listen()`'s options.
   return {
-    async authenticate(request) {
-      const resource = resourceOf(request);
-      knownResource ??= resource;
-      const refuse = (challenge: Omit<Challenge, 'resourceMetadata'>) =>
-        challengeResponse({
-          ...challenge,
-          resourceMetadata: metadataUrlOf(resource),
-          ...(dpop !== undefined && { dpop }),
-        });
-      const header = request.headers.get('authorization');
-      if (header === null) {
-        return refuse({ status: 401, scope: required.all ?? options.scopesSupported ?? [] });
-      }
-      const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
-      if (match === null) {
-        return refuse({
+    authenticate: (request) => guard.authenticate(request),
+    authorize: (authInfo, message, target) => guard.authorize(authInfo, message, target),
+    routes: (request) => guard.routes(request),
+  };
+}
+
+/** What a refusal's challenge says, before the guard adds the metadata URL and the DPoP facts. */
+type Refusal = Omit<Challenge, 'resourceMetadata'>;
+
+/** The token accepted, or the refusal to answer with. */
+type TokenCheck =
+  | { readonly authInfo: AuthInfo }
+  | { readonly refuse: Refusal }
+  | { readonly busy: Response };
+
+/** How a request presented its access token. */
+interface Presented {
+  readonly scheme: 'bearer' | 'dpop';
+  readonly token: string;
+}
+
+/** One protected resource: its options, its DPoP policy, and the resource identifier once known. */
+class ResourceGuard {
+  readonly #options: ProtectedResourceOptions;
+  readonly #required: RequiredScopes;
+  readonly #dpop: { readonly algorithms: readonly string[]; readonly required: boolean } | undefined;
+  readonly #checkProof: ReturnType<typeof dpopProofChecker>;
+  /** The resource identifier (and so the metadata URL) is fixed once known; challenges name it. */
+  #knownResource: string | undefined;
+
+  constructor(options: ProtectedResourceOptions) {
+    this.#options = options;
+    this.#required = options.requiredScopes ?? {};
+    this.#knownResource = options.resource;
+    this.#dpop =
+      options.dpop === undefined
+        ? undefined
+        : {
+            algorithms: options.dpop.algorithms ?? DEFAULT_DPOP_ALGORITHMS,
+            required: options.dpop.required === true,
+          };
+    this.#checkProof = dpopProofChecker(options.dpop);
+  }
+
+  async authenticate(request: Request): Promise<AuthInfo | Response> {
+    const resource = this.#options.resource ?? endpointUrl(request);
+    this.#knownResource ??= resource;
+    const checked = await this.#check(request, resource);
+    if ('authInfo' in checked) return checked.authInfo;
+    if ('busy' in checked) return checked.busy;
+    return challengeResponse({
+      ...checked.refuse,
+      resourceMetadata: metadataUrlOf(resource),
+      ...(this.#dpop !== undefined && { dpop: this.#dpop }),
+    });
+  }
+
+  /** The request's token, verified, bound as it must be, and holding the scopes every request needs. */
+  async #check(request: Request, resource: string): Promise<TokenCheck> {
+    const presented = this.#presented(request.headers.get('authorization'));
+    if ('refuse' in presented) return presented;
+    const { scheme, token } = presented;
+    let authInfo: AuthInfo;
+    try {
+      authInfo = await this.#options.verify(token, { resource });
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
+      return { refuse: { status: 401, error: 'invalid_token', description: error.message, scheme } };
+    }
+    const bound = await this.#checkBinding(request, resource, presented, boundKeyOf(authInfo.extra));
+    if (bound) return bound;
+    const all = this.#required.all;
+    const missing = missingScopes(all, authInfo);
+    if (missing.length === 0) return { authInfo };
+    const description = `This server needs the scope ${missing.join(' ')}`;
+    return { refuse: { status: 403, error: 'insufficient_scope', scope: all ?? [], description, scheme } };
+  }
+
+  /** The scheme and token of an `Authorization` header, or the refusal of a missing or malformed one. */
+  #presented(header: string | null): Presented | { readonly refuse: Refusal } {
+    if (header === null)
+      return { refuse: { status: 401, scope: this.#required.all ?? this.#options.scopesSupported ?? [] } };
+    const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+    if (match === null) {
+      return {
+        refuse: {
           status: 401,
           error: 'invalid_request',
           description:
             'Send the access token as "Authorization: Bearer <token>" (or "DPoP <token>" with a DPoP proof)',
-        });
-      }
-      const scheme = match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer';
-      const token = match[2]!;
-      let authInfo: AuthInfo;
-      try {
-        authInfo = await options.verify(token, { resource });
-      } catch (error) {
-        if (!(error instanceof InvalidTokenError)) throw error;
-        return refuse({ status: 401, error: 'invalid_token', description: error.message, scheme });
-      }
-      const jkt = boundKeyOf(authInfo.extra);
-      if (scheme === 'bearer' && (jkt !== undefined || dpop?.required === true)) {
-        return refuse({
-          status: 401,
-          error: 'invalid_token',
-          scheme: 'dpop',
-          description:
-            jkt !== undefined
-              ? 'This access token is bound to a key (DPoP): send it as "Authorization: DPoP <token>" with a DPoP proof signed by that key'
-              : 'This server accepts only DPoP-bound access tokens: ask the authorization server for one (RFC 9449)',
-        });
-      }
-      if (scheme === 'dpop') {
-        if (jkt === undefined) {
-          return refuse({
-            status: 401,
-            error: 'invalid_token',
-            scheme,
-            description:
-              'This access token is not bound to a key: send it as "Authorization: Bearer <token>"',
-          });
-        }
-        try {
-          await checkProof(request.headers.get('dpop'), {
-            method: request.method,
-            urls: [endpointUrl(request), resource],
-            accessToken: token,
-            jkt,
-          });
-        } catch (error) {
-          if (error instanceof DpopBusyError) return busy(error);
-          if (!(error instanceof DpopProofError)) throw error;
-          return refuse({ status: 401, error: 'invalid_dpop_proof', description: error.message, scheme });
-        }
-      }
-      const missing = missingScopes(required.all, authInfo);
-      if (missing.length > 0) {
-        return refuse({
-          status: 403,
-          error: 'insufficient_scope',
-          scope: required.all ?? [],
-          description: `This server needs the scope ${missing.join(' ')}`,
-          scheme,
-        });
-      }
-      return authInfo;
-    },
-
-    authorize(authInfo, message, target) {
-      const targets = target ? [target] : (Array.isArray(message) ? message : [message]).map(plainTargetOf);
-      const needed = [...new Set(targets.flatMap((one) => (one ? scopesFor(required, one) : [])))];
-      if (needed.length === 0) return undefined;
-      // No auth info (authenticate was not used) holds no scope: refused, never waved through.
-      const missing = authInfo ? missingScopes(needed, authInfo) : needed;
-      if (missing.length === 0) return undefined;
-      const resource = options.resource ?? knownResource;
-      return challengeResponse({
-        status: 403,
-        error: 'insufficient_scope',
-        scope: [...new Set([...(required.all ?? []), ...needed])],
-        description: `This request needs the scope ${missing.join(' ')}`,
-        resourceMetadata: resource ? metadataUrlOf(resource) : WELL_KNOWN,
-        ...(dpop !== undefined && { dpop }),
-        ...(boundKeyOf(authInfo?.extra) !== undefined && { scheme: 'dpop' as const }),
-      });
-    },
-
-    routes(request) {
-      if (request.method !== 'GET') return undefined;
-      const url = new URL(request.url);
-      if (!url.pathname.startsWith(WELL_KNOWN)) return undefined;
-      const resource = options.resource ?? `${url.origin}${url.pathname.slice(WELL_KNOWN.length) || '/'}`;
-      if (options.resource !== undefined && metadataUrlOf(resource) !== `${url.origin}${url.pathname}`)
-        return undefined;
-      const metadata = {
-        resource,
-        authorization_servers: options.authorizationServers,
-        bearer_methods_supported: ['header'],
-        ...(options.scopesSupported !== undefined && { scopes_supported: options.scopesSupported }),
-        ...(options.resourceName !== undefined && { resource_name: options.resourceName }),
-        ...(dpop !== undefined && { dpop_signing_alg_values_supported: dpop.algorithms }),
-        ...(dpop?.required === true && { dpop_bound_access_tokens_required: true }),
+        },
       };
-      return new Response(JSON.stringify(metadata), {
-        headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+    }
+    return { scheme: match[1]!.toLowerCase() === 'dpop' ? 'dpop' : 'bearer', token: match[2]! };
+  }
+
+  /**
+   * A token bound to a key (DPoP) comes with a fresh proof signed by that key; a bearer token only
+   * where the server takes bearer tokens. `undefined` when the token is presented as it must be.
+   */
+  async #checkBinding(
+    request: Request,
+    resource: string,
+    { scheme, token }: Presented,
+    jkt: string | undefined,
+  ): Promise<TokenCheck | undefined> {
+    if (scheme === 'bearer') {
+      if (jkt === undefined && this.#dpop?.required !== true) return undefined;
+      const description =
+        jkt !== undefined
+          ? 'This access token is bound to a key (DPoP): send it as "Authorization: DPoP <token>" with a DPoP proof signed by that key'
+          : 'This server accepts only DPoP-bound access tokens: ask the authorization server for one (RFC 9449)';
+      return { refuse: { status: 401, error: 'invalid_token', scheme: 'dpop', description } };
+    }
+    if (jkt === undefined) {
+      const description =
+        'This access token is not bound to a key: send it as "Authorization: Bearer <token>"';
+      return { refuse: { status: 401, error: 'invalid_token', scheme, description } };
+    }
+    try {
+      const urls = [endpointUrl(request), resource];
+      await this.#checkProof(request.headers.get('dpop'), {
+        method: request.method,
+        urls,
+        accessToken: token,
+        jkt,
       });
-    },
-  };
+      return undefined;
+    } catch (error) {
+      if (error instanceof DpopBusyError) return { busy: busy(error) };
+      if (!(error instanceof DpopProofError)) throw error;
+      return { refuse: { status: 401, error: 'invalid_dpop_proof', description: error.message, scheme } };
+    }
+  }
+
+  authorize(authInfo: AuthInfo | undefined, message: unknown, target?: RequestTarget): Response | undefined {
+    const required = this.#required;
+    const targets = target ? [target] : (Array.isArray(message) ? message : [message]).map(plainTargetOf);
+    const needed = [...new Set(targets.flatMap((one) => (one ? scopesFor(required, one) : [])))];
+    if (needed.length === 0) return undefined;
+    // No auth info (authenticate was not used) holds no scope: refused, never waved through.
+    const missing = authInfo ? missingScopes(needed, authInfo) : needed;
+    if (missing.length === 0) return undefined;
+    const resource = this.#options.resource ?? this.#knownResource;
+    return challengeResponse({
+      status: 403,
+      error: 'insufficient_scope',
+      scope: [...new Set([...(required.all ?? []), ...needed])],
+      description: `This request needs the scope ${missing.join(' ')}`,
+      resourceMetadata: resource ? metadataUrlOf(resource) : WELL_KNOWN,
+      ...(this.#dpop !== undefined && { dpop: this.#dpop }),
+      ...(boundKeyOf(authInfo?.extra) !== undefined && { scheme: 'dpop' as const }),
+    });
+  }
+
+  routes(request: Request): Response | undefined {
+    if (request.method !== 'GET') return undefined;
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(WELL_KNOWN)) return undefined;
+    const options = this.#options;
+    const resource = options.resource ?? `${url.origin}${url.pathname.slice(WELL_KNOWN.length) || '/'}`;
+    if (options.resource !== undefined && metadataUrlOf(resource) !== `${url.origin}${url.pathname}`)
+      return undefined;
+    const dpop = this.#dpop;
+    const metadata = {
+      resource,
+      authorization_servers: options.authorizationServers,
+      bearer_methods_supported: ['header'],
+      ...(options.scopesSupported !== undefined && { scopes_supported: options.scopesSupported }),
+      ...(options.resourceName !== undefined && { resource_name: options.resourceName }),
+      ...(dpop !== undefined && { dpop_signing_alg_values_supported: dpop.algorithms }),
+      ...(dpop?.required === true && { dpop_bound_access_tokens_required: true }),
+    };
+    return new Response(JSON.stringify(metadata), {
+      headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' },
+    });
+  }
+}
+
+/** Where a resource's metadata is published (RFC 9728: the well-known path before the resource's path). */
+function metadataUrlOf(resource: string): string {
+  const url = new URL(resource);
+  const path = url.pathname === '/' ? '' : url.pathname;
+  return `${url.origin}${WELL_KNOWN}${path}`;
 }
 
 /** The endpoint's URL without query or fragment: the resource identifier when none is given. */

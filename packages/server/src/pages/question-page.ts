@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { readCappedBody } from '@parley/core';
 import { isRecord, parseContent } from '@parley/core/form';
+import { readCappedBody } from '@parley/core/node';
 import type { KeyRing } from '@parley/core/seal';
 import type { FlowActions, FlowPage } from '../flows/flow-kit.js';
 import type { FlowRecord } from '../flows/flow-types.js';

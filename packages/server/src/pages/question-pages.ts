@@ -73,7 +73,7 @@ export class QuestionPages {
     const { options, flows } = deps;
     this.#store = options.store ?? flows?.store ?? new MemoryFlowStore(deps.now ? { now: deps.now } : {});
     this.#path = `/${(options.path ?? '/parley/questions').replace(/^\/+|\/+$/g, '')}`;
-    const session = options.person ?? flows?.session;
+    const person = options.person ?? flows?.session;
     const signIn = options.signIn ?? flows?.signIn;
     const publicUrl = options.publicUrl ?? flows?.publicUrl;
     this.#kit = new FlowKit(
@@ -86,7 +86,7 @@ export class QuestionPages {
         maxPendingPerUser: options.maxPendingPerUser ?? 20,
         maxKeptPerUser: options.maxKeptPerUser ?? 100,
         ...(publicUrl !== undefined && { publicUrl }),
-        ...(session && signIn && { session, signIn }),
+        ...(person && signIn && { session: person, signIn }),
       },
       deps.log,
       deps.now,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { content, toBase64 } from './content.js';
-import { message, promptResult, resourceResult, structuredResult, toolError, toolResult } from './results.js';
+import {
+  message,
+  promptResult,
+  resourceResult,
+  structuredResult,
+  toolError,
+  toolErrorResult,
+  toolResult,
+} from './results.js';
 
 describe('content blocks', () => {
   it('sends bytes as base64 and decodes back to the same bytes', () => {
@@ -51,7 +59,9 @@ describe('results', () => {
         { type: 'text', text: 'b' },
       ],
     });
-    expect(toolError('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
+    expect(toolErrorResult('nope')).toEqual({ content: [{ type: 'text', text: 'nope' }], isError: true });
+    // The name it had, kept for one release.
+    expect(toolError('nope')).toEqual(toolErrorResult('nope'));
     expect(structuredResult({ celsius: 21 })).toEqual({
       content: [{ type: 'text', text: '{"celsius":21}' }],
       structuredContent: { celsius: 21 },

@@ -45,12 +45,22 @@ export function structuredResult(value: Record<string, unknown>, ...blocks: Bloc
  *
  * @example
  * server.tool('track_order', { input: z.object({ id: z.string() }) }, ({ id }) =>
- *   orders.has(id) ? `Order ${id} is on its way.` : toolError(`No order ${id}: check the number and try again.`),
+ *   orders.has(id)
+ *     ? `Order ${id} is on its way.`
+ *     : toolErrorResult(`No order ${id}: check the number and try again.`),
  * );
  */
-export function toolError(...blocks: BlockInput[]): CallToolResult {
+export function toolErrorResult(...blocks: BlockInput[]): CallToolResult {
   return { content: blocks.map(block), isError: true };
 }
+
+/**
+ * The name {@link toolErrorResult} had before: a tool result that reports a failure to the model.
+ *
+ * @deprecated Renamed `toolErrorResult` (a result, beside the `ToolError` one throws); this name goes
+ * in the next release.
+ */
+export const toolError: typeof toolErrorResult = toolErrorResult;
 
 /**
  * Builders for prompt messages.

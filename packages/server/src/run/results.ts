@@ -6,7 +6,7 @@ export function toCallToolResult(value: Exclude<ToolReturn, InputRequired>): Cal
   return typeof value === 'string' ? { content: [{ type: 'text', text: value }] } : value;
 }
 
-export function toolError(message: string): CallToolResult {
+export function failedToolResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 

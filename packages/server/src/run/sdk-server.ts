@@ -6,18 +6,24 @@ import {
   Server,
   type ServerCapabilities,
   type ServerContext,
+  type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
 import { isCreateTaskResult, type TaskCall } from '../eras/era.js';
 import { isParkedOutcome } from '../eras/parked.js';
 import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
-import { type MiddlewareMethod, type RequestStart, type RoundObserver, runChain } from '../middleware.js';
+import type { MiddlewareMethod, RoundObserver } from '../middleware.js';
+import { type Arrival, CallRequest, type ServingUnit } from '../request/call-request.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
-import { runCall, type ServingEra, type ServingUnit, userOf } from './run-call.js';
+import { runChain } from './middleware-chain.js';
+import { runCall } from './run-call.js';
 import { followChanges } from './session-changes.js';
-import { type FoundCall, SURFACES, type Surface } from './surfaces.js';
+import { type FoundCall, type FoundOrRefused, SURFACES, type Surface } from './surfaces.js';
+
+/** The era a serving unit was built for (the SDK's names). */
+export type ServingEra = 'modern' | 'legacy';
 
 /** `setRequestHandler` for a method chosen at run time (the table knows each one's params and result). */
 type AnyHandler = (
@@ -25,23 +31,49 @@ type AnyHandler = (
   handler: (request: { params?: unknown }, sdk: ServerContext) => unknown,
 ) => void;
 
+/** Sets the handler of one method: it gets the request's params, the SDK's context, and what the edge recorded. */
+type Handle = (
+  method: string,
+  answer: (params: never, sdk: ServerContext, arrival: Arrival | undefined) => unknown,
+) => void;
+
 /**
- * Builds the official SDK's low-level `Server` for one serving unit (one HTTP request on
- * 2026-07-28, one session or stdio connection on the 2025 eras). The registries are shared and
+ * Builds the official SDK's low-level `Server` for one serving unit (the shared 2026-07-28
+ * connection, or one session or stdio connection on the 2025 eras). The registries are shared and
  * computed once; per unit this only wires the request handlers of each surface that has entries.
+ *
+ * @param arrivalOf what the HTTP edge recorded about a request, found by its id (the shared modern
+ *   connection's one lookup).
  */
 export function buildSdkServer(
   app: App,
   era: ServingEra,
   transport: 'http' | 'stdio' = 'http',
-  hooks: Pick<ServingUnit, 'authOf' | 'callerOf' | 'onDispatch' | 'internal'> = {},
+  arrivalOf?: (sdk: ServerContext) => Arrival | undefined,
 ): Server {
   const unit: ServingUnit = {
+    era: era === 'modern' ? 'modern' : 'handshake',
     transport,
     localUser: transport === 'stdio' ? app.stdioUser : undefined,
-    ...hooks,
+    arrivalOf,
   };
   const surfaces = SURFACES.filter((surface) => surface.present(app));
+  const server = new Server(app.info, serverOptions(app, surfaces));
+  const handle: Handle = (method, answer) =>
+    (server.setRequestHandler as unknown as AnyHandler).call(server, method, (request, sdk) => {
+      // The one lookup of what the edge recorded; a handler that starts tells it so.
+      const arrival = unit.arrivalOf?.(sdk);
+      arrival?.dispatched();
+      return answer(request.params as never, sdk, arrival);
+    });
+  if (app.declares('completions')) handle('completion/complete', (params) => complete(app, params));
+  if (era === 'legacy') followChanges(app, server, handle);
+  for (const surface of surfaces) serveSurface({ app, server, unit }, surface, handle);
+  return server;
+}
+
+/** What the server declares: its capabilities, its instructions, its cache hints. */
+function serverOptions(app: App, surfaces: readonly Surface[]): ServerOptions {
   // Logging is always offered: the SDK applies the client's level (logging/setLevel on 2025, the
   // request's _meta level on 2026-07-28) to what ctx.log sends.
   const capabilities: ServerCapabilities = { logging: {} };
@@ -49,121 +81,88 @@ export function buildSdkServer(
   if (capabilities.resources) capabilities.resources = { listChanged: true, subscribe: true };
   if (app.declares('completions')) capabilities.completions = {};
   if (app.declares('tasks')) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-  const server = new Server(app.info, {
+  return {
     capabilities,
     ...(app.instructions !== undefined && { instructions: app.instructions }),
     ...(app.cacheHints && { cacheHints: app.cacheHints }),
-  });
-  const handle = (method: string, answer: (params: never, sdk: ServerContext) => unknown) =>
-    (server.setRequestHandler as unknown as AnyHandler).call(server, method, (request, sdk) => {
-      unit.onDispatch?.(sdk);
-      return answer(request.params as never, sdk);
-    });
-
-  if (capabilities.completions) handle('completion/complete', (params) => complete(app, params));
-  if (era === 'legacy') followChanges(app, server, handle);
-
-  const serving: Serving = { app, era, server, unit };
-  const chainFor = (sdk: ServerContext) => (unit.internal?.(sdk) ? [] : app.middleware);
-  /** The facts middleware gets about a request before it runs. */
-  const start = (method: string, params: unknown, sdk: ServerContext): RequestStart => {
-    const {
-      name,
-      uri,
-      arguments: args,
-    } = (params ?? {}) as { name?: string; uri?: string; arguments?: unknown };
-    return {
-      method: method as MiddlewareMethod,
-      name: name ?? uri,
-      args: args ?? {},
-      era: era === 'modern' ? 'modern' : 'handshake',
-      user: userOf(app, unit, sdk),
-      sdk,
-      pendingQuestions: () => app.pendingQuestions.count,
-    };
   };
-
-  for (const surface of surfaces) {
-    for (const [method, list] of Object.entries(surface.lists))
-      handle(method, (params, sdk) =>
-        runChain(
-          chainFor(sdk),
-          () => start(method, params, sdk),
-          async () => list!(app),
-        ),
-      );
-    handle(surface.method, (params, sdk): Promise<Result> => {
-      let found: FoundCall | undefined;
-      /** The one error policy: a ProtocolError stays one, anything else becomes the surface's failure. */
-      const failed = (error: unknown): Result => {
-        if (error instanceof ProtocolError) throw error;
-        return surface.fail(report(app, error, found?.what ?? `${surface.method} request`), error);
-      };
-      const chain = chainFor(sdk);
-      // No middleware: the error policy goes on the call's own `.then` (and on the lookup's), so a
-      // 2025-era call waiting on its person holds no `.catch` link around it (nor an `async` frame).
-      // Middleware can fail too, outside the call: then the policy wraps the whole chain.
-      const policy = chain.length === 0 ? failed : undefined;
-      const served = settled(() =>
-        runChain(
-          chain,
-          () => start(surface.method, params, sdk),
-          (observe) => {
-            let lookup: ReturnType<typeof surface.find>;
-            try {
-              lookup = surface.find(app, params);
-            } catch (error) {
-              return failing(error, policy);
-            }
-            const run = (one: FoundCall | { readonly refused: Result }): Promise<Result> => {
-              if ('refused' in one) return Promise.resolve(one.refused);
-              found = one;
-              return runFound(serving, surface, sdk, one, observe, policy);
-            };
-            return lookup instanceof Promise ? lookup.then(run, policy) : run(lookup);
-          },
-        ),
-      );
-      return policy ? served : served.catch(failed);
-    });
-  }
-  return server;
 }
 
-/** The serving unit's side of every call: the same for each request of the unit. */
+/** The serving unit's side of every request: the same for each request of the unit. */
 interface Serving {
   readonly app: App;
-  readonly era: ServingEra;
   readonly server: Server;
   readonly unit: ServingUnit;
+}
+
+/** One surface's handlers: its list requests, and its call, each inside the middleware chain. */
+function serveSurface(serving: Serving, surface: Surface, handle: Handle): void {
+  const { app, server, unit } = serving;
+  const requestOf = (
+    method: MiddlewareMethod,
+    params: unknown,
+    sdk: ServerContext,
+    arrival: Arrival | undefined,
+  ) => new CallRequest(app, server, sdk, unit, method, params, arrival);
+  for (const [method, list] of Object.entries(surface.lists))
+    handle(method, (params, sdk, arrival) =>
+      runChain(requestOf(method as MiddlewareMethod, params, sdk, arrival), async () => list!(app)),
+    );
+  handle(surface.method, (params, sdk, arrival) =>
+    serveCall(requestOf(surface.method, params, sdk, arrival), surface),
+  );
+}
+
+/**
+ * One call of a surface, inside the middleware chain, with the one error policy: a ProtocolError
+ * stays one, anything else becomes the surface's failure.
+ */
+function serveCall(request: CallRequest, surface: Surface): Promise<Result> {
+  const { app } = request;
+  let found: FoundCall | undefined;
+  const failed = (error: unknown): Result => {
+    if (error instanceof ProtocolError) throw error;
+    return surface.fail(report(app, error, found?.what ?? `${surface.method} request`), error);
+  };
+  // No middleware: the error policy goes on the call's own `.then` (and on the lookup's), so a
+  // 2025-era call waiting on its person holds no `.catch` link around it (nor an `async` frame).
+  // Middleware can fail too, outside the call: then the policy wraps the whole chain.
+  const policy = request.internal || app.middleware.length === 0 ? failed : undefined;
+  const served = settled(() =>
+    runChain(request, (observe) => {
+      let lookup: ReturnType<typeof surface.find>;
+      try {
+        lookup = surface.find(app, request.params as never);
+      } catch (error) {
+        return failing(error, policy);
+      }
+      const run = (one: FoundOrRefused): Promise<Result> => {
+        if ('refused' in one) return Promise.resolve(one.refused);
+        found = one;
+        return runFound(request, surface, one, observe, policy);
+      };
+      return lookup instanceof Promise ? lookup.then(run, policy) : run(lookup);
+    }),
+  );
+  return policy ? served : served.catch(failed);
 }
 
 /**
  * Runs the call found, with a `policy`: every failure of it goes through the policy. A module
  * function, not a closure in the request handler: a 2025-era call keeps what its `.then` holds
- * (`found`, the server, the policy) while the person answers, and nothing more.
+ * (`found`, the request, the policy) while the person answers, and nothing more.
  */
 function runFound(
-  { app, era, server, unit }: Serving,
+  request: CallRequest,
   surface: Surface,
-  sdk: ServerContext,
   found: FoundCall,
   observe: RoundObserver,
   policy: ((error: unknown) => Result) | undefined,
 ): Promise<Result> {
+  const { app, server } = request;
   let running: Promise<unknown>;
   try {
-    running = runCall({
-      app,
-      era,
-      sdk,
-      server,
-      unit,
-      call: found.spec,
-      observe,
-      runs: found,
-      task: found.task && taskOf(app, surface, found, server),
-    });
+    running = runCall(request, found, observe, found.task && taskOf(app, surface, found, server));
   } catch (error) {
     return failing(error, policy);
   }

@@ -9,16 +9,16 @@ import {
 } from '@modelcontextprotocol/server';
 import { PARLEY_RESUME_META } from '@parley/core';
 import type { App } from '../app.js';
-import { askForMissing, bindArguments, notGiven } from '../ask/ask-missing.js';
+import { askForMissing, notGiven } from '../ask/ask-missing.js';
 import type { CallSpec } from '../eras/era.js';
 import type { ParkedOutcome } from '../eras/parked.js';
 import { ElicitationUnavailable } from '../errors.js';
 import { PAGES_META } from '../pages/page-types.js';
-import { type MissingPlan, planMissing } from '../registry/missing-args.js';
+import { type ArgumentsSource, type MissingPlan, planMissing } from '../registry/missing-args.js';
 import { type ArgsCheck, checkArgs, validateArgs } from '../registry/schema.js';
 import type { RegisteredTool, TaskMode } from '../registry/tools.js';
 import type { ParleyContext } from '../types.js';
-import { toCallToolResult, toolError, toPromptResult, toReadResourceResult } from './results.js';
+import { failedToolResult, toCallToolResult, toPromptResult, toReadResourceResult } from './results.js';
 
 /** What a request calls, or the result that answers it without a call. */
 export type FoundOrRefused = FoundCall | { readonly refused: Result };
@@ -39,6 +39,8 @@ export interface FoundCall {
   parked(outcome: ParkedOutcome): Result;
   /** For a tool that may run as a task: how. */
   readonly task?: TaskMode | undefined;
+  /** A tool's arguments, for `ctx.elicitMissing` (a tool with an input schema). */
+  readonly argumentsSource?: ArgumentsSource | undefined;
 }
 
 /**
@@ -84,7 +86,7 @@ const tools: Surface<'tools/call'> = {
       : toolCallOf(tool, args, validated);
   },
   // A tool has an error result: the caller (and its model) reads the failure there.
-  fail: (message) => toolError(message),
+  fail: (message) => failedToolResult(message),
 };
 
 /**
@@ -95,11 +97,11 @@ const tools: Surface<'tools/call'> = {
 function toolCallOf(tool: RegisteredTool, args: unknown, validated: ArgsCheck): FoundOrRefused {
   if (tool.missing) {
     const plan = planMissing(tool.missing.source, args, validated, tool.missing.settings);
-    if (plan.kind === 'refuse') return { refused: toolError(plan.message) };
+    if (plan.kind === 'refuse') return { refused: failedToolResult(plan.message) };
     return new ToolCall(tool, args, plan.kind === 'complete' ? plan.value : undefined, plan);
   }
   if (!validated.ok)
-    return { refused: toolError(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
+    return { refused: failedToolResult(`Invalid arguments for tool ${tool.name}: ${validated.message}`) };
   return new ToolCall(tool, args, validated.value, undefined);
 }
 
@@ -141,9 +143,12 @@ class ToolCall implements FoundCall {
     return this.#tool.task;
   }
 
+  get argumentsSource(): ArgumentsSource | undefined {
+    return this.#tool.source;
+  }
+
   handler(ctx: ParleyContext): Promise<unknown> {
     const tool = this.#tool;
-    if (tool.source) bindArguments(ctx, tool.source);
     if (tool.task?.start === 'call') return this.#runAsTask(ctx);
     if (this.#ask) return this.#askThenRun(ctx);
     return promised(() => tool.handler(this.#value as never, ctx));

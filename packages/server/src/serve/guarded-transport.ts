@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { inboundProblem } from './inbound-guard.js';
-import { INVALID_PARAMS, rpcError } from './rpc-error.js';
+import { inboundProblem } from '../http/inbound-guard.js';
+import { INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 
 /**
  * Wraps a transport so every inbound message passes {@link inboundProblem} first; a request that

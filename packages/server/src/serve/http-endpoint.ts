@@ -3,7 +3,10 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   classifyInboundRequest,
   isJsonContentType,
+  type JSONRPCErrorResponse,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  type JSONRPCResultResponse,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   PROTOCOL_VERSION_META_KEY,
@@ -12,21 +15,15 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { App } from '../app.js';
-import { callerKey } from '../run/caller-key.js';
-import { buildSdkServer } from '../run/sdk-server.js';
-import { isTaskMethod } from '../tasks/task-requests.js';
+import { callerKey } from '../http/caller-key.js';
 import {
   type HttpExchange,
   type HttpResponder,
   type SlowReaderLimits,
   slowReaderLimits,
-} from './http-exchange.js';
-import { inboundProblem } from './inbound-guard.js';
-import { LegacySessions } from './legacy-sessions.js';
-import { ListenStreams } from './listen-streams.js';
-import { ModernMux } from './modern-mux.js';
-import { parseJsonBody } from './read-body.js';
-import { type RequestTarget, targetOf } from './request-target.js';
+} from '../http/http-exchange.js';
+import { inboundProblem } from '../http/inbound-guard.js';
+import { parseJsonBody } from '../http/read-body.js';
 import {
   HEADER_MISMATCH,
   HTTP_REFUSED,
@@ -38,10 +35,16 @@ import {
   PARSE_ERROR,
   rpcError,
   UNSUPPORTED_PROTOCOL_VERSION,
-} from './rpc-error.js';
-import { checkStandardHeaders, paramHeadersOf } from './standard-headers.js';
-import { serveTaskRequest } from './task-route.js';
-import { toFetchExchange } from './web-adapter.js';
+} from '../http/rpc-error.js';
+import { toFetchExchange } from '../http/web-adapter.js';
+import { ListenStreams } from '../modern/listen-streams.js';
+import { type ExchangeSink, ModernMux } from '../modern/modern-mux.js';
+import { checkStandardHeaders, paramHeadersOf } from '../modern/standard-headers.js';
+import { serveTaskRequest } from '../modern/task-route.js';
+import { buildSdkServer } from '../run/sdk-server.js';
+import { LegacySessions } from '../sessions/legacy-sessions.js';
+import { isTaskMethod } from '../tasks/task-requests.js';
+import { type RequestTarget, targetOf } from './request-target.js';
 
 /** Options of the `/mcp` endpoint. */
 export interface EndpointOptions {
@@ -162,6 +165,8 @@ export class Endpoint {
   readonly #mux = new ModernMux();
   readonly #listeners: ListenStreams;
   #started: Promise<{ close(): Promise<void> }> | undefined;
+  /** Whether the shared modern server is started and pinned (requests then go straight to it). */
+  #ready = false;
   /** Set while `close({ drainMs })` waits for the requests in flight: new requests are refused. */
   #draining = false;
 
@@ -236,45 +241,23 @@ export class Endpoint {
 
   /** `mayForward`: false for a request another replica passed here (it is never passed on again). */
   async #serve(exchange: HttpExchange, respond: HttpResponder, mayForward: boolean): Promise<void> {
-    const hostHeader = exchange.header('host');
-    if (hostHeader === undefined || hostHeader !== this.#hostPassed) {
-      const host = validateHostHeader(hostHeader, this.#allowedHosts);
-      if (!host.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`));
-      this.#hostPassed = hostHeader;
-    }
-    const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
-    if (!origin.ok) return respond.json(403, rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`));
-
+    const refused = this.#hostOrOriginRefusal(exchange);
+    if (refused) return respond.json(403, refused);
     let authInfo: AuthInfo | undefined;
     if (this.#authenticate) {
       const authenticated = await this.#authenticate(exchange.webRequest());
       if (authenticated instanceof Response) return respond.web(authenticated);
       authInfo = authenticated;
     }
-    const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (exchange.method !== 'POST') {
       // GET (the 2025 standalone stream) and DELETE (end a session) belong to 2025 sessions.
-      if (exchange.header('mcp-session-id') !== undefined) {
+      if (exchange.header('mcp-session-id') !== undefined)
         return this.#legacy.handle(exchange, respond, undefined, authInfo, mayForward);
-      }
-      return respond.json(
-        405,
-        rpcError(null, HTTP_REFUSED, 'Method not allowed: POST JSON-RPC messages to this endpoint.'),
-      );
+      const message = 'Method not allowed: POST JSON-RPC messages to this endpoint.';
+      return respond.json(405, rpcError(null, HTTP_REFUSED, message));
     }
-    if (!isJsonContentType(exchange.header('content-type'))) {
-      return respond.json(
-        415,
-        rpcError(null, HTTP_REFUSED, 'Unsupported Media Type: send Content-Type: application/json.'),
-      );
-    }
-    const accept = exchange.header('accept');
-    if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
-      return respond.json(
-        406,
-        rpcError(null, HTTP_REFUSED, 'Not Acceptable: the client must accept application/json.'),
-      );
-    }
+    const typeRefusal = postTypeRefusal(exchange);
+    if (typeRefusal) return respond.json(typeRefusal.status, typeRefusal.error);
     const read = parseJsonBody(await exchange.readBody(this.#maxBodyBytes), this.#maxBodyBytes);
     if (!read.ok) return respond.json(read.status, rpcError(null, read.code, read.message));
     const id = (read.body as { id?: unknown } | null)?.id;
@@ -284,7 +267,6 @@ export class Endpoint {
       const refusal = await this.#authorizeEach(this.#authorize, authInfo, read.body);
       if (refusal !== undefined) return respond.web(refusal);
     }
-
     const route = classifyInboundRequest({
       httpMethod: 'POST',
       protocolVersionHeader: exchange.header('mcp-protocol-version'),
@@ -303,13 +285,39 @@ export class Endpoint {
       const body = { parsed: read.body, bytes: read.bytes };
       return this.#legacy.handle(exchange, respond, body, authInfo, mayForward);
     }
+    return this.#serveModernRoute(route, id, authInfo, exchange, respond);
+  }
+
+  /** The refusal of a request whose Host or Origin this endpoint does not serve (DNS rebinding). */
+  #hostOrOriginRefusal(exchange: HttpExchange): object | undefined {
+    const hostHeader = exchange.header('host');
+    if (hostHeader === undefined || hostHeader !== this.#hostPassed) {
+      const host = validateHostHeader(hostHeader, this.#allowedHosts);
+      if (!host.ok) return rpcError(null, HTTP_REFUSED, `Forbidden: ${host.message}`);
+      this.#hostPassed = hostHeader;
+    }
+    const origin = validateOriginHeader(exchange.header('origin'), this.#allowedOrigins);
+    if (!origin.ok) return rpcError(null, HTTP_REFUSED, `Forbidden: ${origin.message}`);
+    return undefined;
+  }
+
+  /**
+   * A 2026-07-28 request the SDK's ladder classified: a revision this server speaks, its standard
+   * headers matching its body, then served by what it asks for (a listen stream, a task request,
+   * or the shared modern server).
+   */
+  #serveModernRoute(
+    route: Extract<ReturnType<typeof classifyInboundRequest>, { kind: 'modern' }>,
+    id: unknown,
+    authInfo: AuthInfo | undefined,
+    exchange: HttpExchange,
+    respond: HttpResponder,
+  ): void | Promise<void> {
     const requested = route.classification.revision;
     if (requested !== undefined && !MODERN_REVISIONS.includes(requested)) {
       const data = { supported: MODERN_REVISIONS, requested };
-      return respond.json(
-        400,
-        rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, data),
-      );
+      const message = `Unsupported protocol version: ${requested}`;
+      return respond.json(400, rpcError(id, UNSUPPORTED_PROTOCOL_VERSION, message, data));
     }
     if (route.messageKind === 'notification') return respond.empty(202);
     const mismatch = checkStandardHeaders(
@@ -319,11 +327,12 @@ export class Endpoint {
     );
     if (mismatch)
       return respond.json(mismatch.status, rpcError(id, mismatch.code, mismatch.message, mismatch.data));
+    const caller = callerKey(this.#app.principalOf(authInfo), exchange.remoteAddress);
     if (route.message.method === 'subscriptions/listen')
       return this.#listeners.serve(route.message, exchange, respond, caller);
     if (isTaskMethod(route.message.method))
       return serveTaskRequest(this.#app, route.message, this.#app.principalOf(authInfo), respond);
-    await this.#serveModern(route.message, authInfo, caller, exchange, respond, accept);
+    return this.#serveModern(route.message, authInfo, caller, exchange, respond);
   }
 
   /**
@@ -382,50 +391,26 @@ export class Endpoint {
     ]);
   }
 
-  async #serveModern(
+  #serveModern(
     message: JSONRPCRequest,
     authInfo: AuthInfo | undefined,
     caller: string,
     exchange: HttpExchange,
     respond: HttpResponder,
-    accept: string | undefined,
-  ): Promise<void> {
-    await this.#start();
-    const canStream = accept === undefined || /text\/event-stream|\*\/\*/.test(accept);
-    let stream: ((message: unknown | null) => void) | undefined;
-    const cancel = this.#mux.exchange(
-      message,
-      { authInfo, caller },
-      {
-        notify: (notification) => {
-          if (!canStream) return; // a JSON-only client gets the result without mid-call notifications
-          stream ??= respond.openStream();
-          stream(notification);
-        },
-        finish: (response, { beforeDispatch }) => {
-          if (stream) {
-            stream(response);
-            stream(null);
-            return;
-          }
-          respond.json(httpStatusFor(response, beforeDispatch), response);
-        },
-      },
-    );
-    exchange.onAbort(cancel);
+  ): void | Promise<void> {
+    if (!this.#ready) {
+      return this.#start().then(() => this.#serveModern(message, authInfo, caller, exchange, respond));
+    }
+    const accept = exchange.header('accept');
+    const sink = new HttpSink(respond, accept === undefined || /text\/event-stream|\*\/\*/.test(accept));
+    exchange.onAbort(this.#mux.exchange(message, { authInfo, caller }, sink));
   }
 
   /** Starts the shared modern server once: `legacy: 'reject'` so nothing can pin it to 2025. */
   #start(): Promise<unknown> {
     this.#started ??= (async () => {
       const serving = serveStdio(
-        () =>
-          buildSdkServer(this.#app, 'modern', 'http', {
-            authOf: (sdk) => this.#mux.authInfoFor(sdk.mcpReq.id),
-            callerOf: (sdk) => this.#mux.callerFor(sdk.mcpReq.id),
-            onDispatch: (sdk) => this.#mux.markDispatched(sdk.mcpReq.id),
-            internal: (sdk) => this.#mux.isInternal(sdk.mcpReq.id),
-          }),
+        () => buildSdkServer(this.#app, 'modern', 'http', (sdk) => this.#mux.arrivalOf(sdk.mcpReq.id)),
         {
           legacy: 'reject',
           transport: this.#mux,
@@ -448,6 +433,7 @@ export class Endpoint {
           true,
         );
       });
+      this.#ready = true;
       return serving;
     })();
     return this.#started;
@@ -489,6 +475,54 @@ function httpStatusFor(response: object, beforeDispatch: boolean): number {
   const code = (response as { error: { code: number } }).error.code;
   if (code === MISSING_CLIENT_CAPABILITY) return 400;
   return beforeDispatch ? (DISPATCH_ERROR_STATUS[code] ?? 200) : 200;
+}
+
+/**
+ * Where one 2026-07-28 request's messages go: mid-call notifications open an event stream (for a
+ * client that reads one), else the response is plain JSON with the status the ladder gives it.
+ */
+class HttpSink implements ExchangeSink {
+  readonly #respond: HttpResponder;
+  /** A JSON-only client gets the result without mid-call notifications. */
+  readonly #canStream: boolean;
+  #stream: ((message: unknown | null) => void) | undefined;
+
+  constructor(respond: HttpResponder, canStream: boolean) {
+    this.#respond = respond;
+    this.#canStream = canStream;
+  }
+
+  notify(notification: JSONRPCNotification): void {
+    if (!this.#canStream) return;
+    this.#stream ??= this.#respond.openStream();
+    this.#stream(notification);
+  }
+
+  finish(response: JSONRPCResultResponse | JSONRPCErrorResponse, beforeDispatch: boolean): void {
+    const stream = this.#stream;
+    if (stream) {
+      stream(response);
+      stream(null);
+      return;
+    }
+    this.#respond.json(httpStatusFor(response, beforeDispatch), response);
+  }
+}
+
+/** The refusal of a POST whose body is not JSON, or whose client does not read JSON answers. */
+function postTypeRefusal(
+  exchange: HttpExchange,
+): { readonly status: number; readonly error: object } | undefined {
+  if (!isJsonContentType(exchange.header('content-type'))) {
+    const message = 'Unsupported Media Type: send Content-Type: application/json.';
+    return { status: 415, error: rpcError(null, HTTP_REFUSED, message) };
+  }
+  const accept = exchange.header('accept');
+  if (accept !== undefined && !/application\/json|\*\/\*/.test(accept)) {
+    const message = 'Not Acceptable: the client must accept application/json.';
+    return { status: 406, error: rpcError(null, HTTP_REFUSED, message) };
+  }
+  return undefined;
 }
 
 /** Creates the endpoint. */

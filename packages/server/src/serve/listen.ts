@@ -11,11 +11,11 @@ import {
   httpServerOptions,
   SERVER_HTTP_LIMITS,
   StreamConnections,
-} from '@parley/core';
+} from '@parley/core/node';
 import type { App } from '../app.js';
+import { slowReaderLimits } from '../http/http-exchange.js';
+import { nodeExchange, nodeResponder } from '../http/node-adapter.js';
 import { createEndpoint, type EndpointOptions } from './http-endpoint.js';
-import { slowReaderLimits } from './http-exchange.js';
-import { nodeExchange, nodeResponder } from './node-adapter.js';
 import { servePage } from './page-listener.js';
 
 /** Where `server.listen()` serves its HTTP endpoint, and how (every `EndpointOptions` applies). */

@@ -1,9 +1,9 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { httpServerOptions, readCappedBody, SERVER_HTTP_LIMITS } from '@parley/core';
+import { httpServerOptions, readCappedBody, SERVER_HTTP_LIMITS } from '@parley/core/node';
 import { messagePage } from '../flows/pages.js';
+import { nodeExchange, writeWebResponse } from '../http/node-adapter.js';
 import type { PageListenerStarter } from '../pages/question-pages.js';
-import { nodeExchange, writeWebResponse } from './node-adapter.js';
 
 /** Largest body a page of this server takes (a flow page's form, a question page's answer). */
 export const PAGE_BODY_LIMIT = 64 * 1024;

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { requestIdsOf } from '../http/request-ids.js';
+import { SESSION_NOT_FOUND } from '../http/rpc-error.js';
 import { requireRedisClient } from '../require-redis-client.js';
-import { requestIdsOf } from '../serve/request-ids.js';
-import { SESSION_NOT_FOUND } from '../serve/rpc-error.js';
-import type { SessionHost, SessionRecord, SessionRouter } from '../session-router.js';
 import {
   type ForwardMessage,
   fromBase64,
@@ -11,6 +10,7 @@ import {
   parseForwardMessage,
   toBase64,
 } from './forward-wire.js';
+import type { SessionHost, SessionRecord, SessionRouter } from './session-router.js';
 
 /** How a `RedisSessionRouter` names this replica, where it keeps its keys, and how it watches the other replicas. */
 export interface RedisSessionRouterOptions {

@@ -23,7 +23,7 @@ import { readElicitReply } from '../responses.js';
 import { refuseVagueMessage } from '../vague-message.js';
 import { decodeRefusal, encodeRefusal, malformed } from './elicit-reply.js';
 
-/** A form question: the person fills in fields (`ctx.elicit`, `input.form`). */
+/** A form question: the person fills in fields (`ctx.elicit`, `input.elicit`). */
 export type FormItem = {
   readonly kind: 'form';
   readonly key: string;

@@ -3,7 +3,7 @@ export type BodyRead =
   | { readonly ok: true; readonly body: unknown; readonly bytes: Uint8Array }
   | { readonly ok: false; readonly status: 400 | 413; readonly code: number; readonly message: string };
 
-import type { CappedBody } from '@parley/core';
+import type { CappedBody } from '@parley/core/node';
 import { nestsDeeperThan } from './json-depth.js';
 import { INVALID_REQUEST, PARSE_ERROR } from './rpc-error.js';
 

@@ -1,5 +1,5 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
-import { HEADER_MISMATCH } from './rpc-error.js';
+import { HEADER_MISMATCH } from '../http/rpc-error.js';
 
 /**
  * The SEP-2243 header checks of a 2026-07-28 request, beyond the version and method mismatches the

@@ -1,8 +1,8 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
+import type { HttpExchange, HttpResponder } from '../http/http-exchange.js';
+import { HTTP_REFUSED, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 import { type ChangeHub, notificationOf } from '../subscriptions/change-hub.js';
 import { agreedFilter, type FilterLimits, type Notifiable, wants } from '../subscriptions/listen-filter.js';
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
-import { HTTP_REFUSED, INVALID_PARAMS, rpcError } from './rpc-error.js';
 
 /** How many listen streams may be open, and how large a filter may be. */
 export interface ListenLimits extends FilterLimits {

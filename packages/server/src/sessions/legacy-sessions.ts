@@ -1,9 +1,9 @@
 import { type AuthInfo, isInitializeRequest, type Server } from '@modelcontextprotocol/server';
-import { callerKey } from '../run/caller-key.js';
-import type { SessionRecord, SessionRouter } from '../session-router.js';
-import type { HttpExchange, HttpResponder } from './http-exchange.js';
-import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from './rpc-error.js';
+import { callerKey } from '../http/caller-key.js';
+import type { HttpExchange, HttpResponder } from '../http/http-exchange.js';
+import { HTTP_REFUSED, rpcError, SESSION_NOT_FOUND } from '../http/rpc-error.js';
 import { admitSession, type SessionLimits, type SessionQuota } from './session-admission.js';
+import type { SessionRecord, SessionRouter } from './session-router.js';
 import { SessionTransport } from './session-transport.js';
 
 /** How often open streams get a keep-alive comment (proxies end streams that stay silent). */
@@ -89,6 +89,12 @@ const NOT_FORWARDED: Readonly<Record<'not-found' | 'gone' | 'unreachable', strin
  * A session is bound to the user who opened it. Sessions are capped per user, for anonymous callers
  * together and in all (see {@link admitSession}); idle ones are swept on a timer.
  */
+/** A POST's body, parsed, with its bytes as received (for passing it on to another replica). */
+interface PostBody {
+  readonly parsed: unknown;
+  readonly bytes: Uint8Array;
+}
+
 export class LegacySessions {
   readonly #sessions = new Map<string, Session>();
   readonly #options: LegacySessionOptions;
@@ -136,7 +142,7 @@ export class LegacySessions {
   async handle(
     exchange: HttpExchange,
     respond: HttpResponder,
-    body: { readonly parsed: unknown; readonly bytes: Uint8Array } | undefined,
+    body: PostBody | undefined,
     authInfo: AuthInfo | undefined,
     mayForward = true,
   ): Promise<void> {
@@ -157,35 +163,57 @@ export class LegacySessions {
       if (!session || session.principal !== principal) {
         return respond.json(404, rpcError(null, SESSION_NOT_FOUND, NOT_FORWARDED['not-found']));
       }
-      session.lastSeen = this.#now();
-      if (session.routed) router?.touched(session.id);
-      const { transport } = session;
-      switch (exchange.method) {
-        case 'POST': {
-          const overBudget = this.#callBudgetRefusal(session, body?.parsed);
-          if (overBudget) return respond.json(429, overBudget);
-          return transport.post(exchange, respond, body?.parsed, authInfo);
-        }
-        case 'GET':
-          return transport.get(exchange, respond);
-        case 'DELETE': {
-          const refused = transport.deleteRefusal(exchange);
-          if (refused) return respond.json(400, refused);
-          session.transport.answerPending(DELETED);
-          this.#drop(session.id);
-          return respond.empty(200);
-        }
-        default:
-          return respond.json(
-            405,
-            rpcError(null, HTTP_REFUSED, 'Method not allowed: use POST, GET or DELETE with Mcp-Session-Id.'),
-          );
-      }
+      return this.#serveSession(session, exchange, respond, body, authInfo);
     }
     if (exchange.method !== 'POST' || !isInitializeRequest(body?.parsed)) {
       const message = 'Bad Request: Mcp-Session-Id header is required; send initialize first.';
       return respond.json(400, rpcError(null, HTTP_REFUSED, message));
     }
+    return this.#open(exchange, respond, body!, authInfo, principal);
+  }
+
+  /** A request on a session this process holds: a POST within the call budget, a GET, or a DELETE. */
+  #serveSession(
+    session: Session,
+    exchange: HttpExchange,
+    respond: HttpResponder,
+    body: PostBody | undefined,
+    authInfo: AuthInfo | undefined,
+  ): void | Promise<void> {
+    session.lastSeen = this.#now();
+    if (session.routed) this.#options.router?.touched(session.id);
+    const { transport } = session;
+    switch (exchange.method) {
+      case 'POST': {
+        const overBudget = this.#callBudgetRefusal(session, body?.parsed);
+        if (overBudget) return respond.json(429, overBudget);
+        return transport.post(exchange, respond, body?.parsed, authInfo);
+      }
+      case 'GET':
+        return transport.get(exchange, respond);
+      case 'DELETE': {
+        const refused = transport.deleteRefusal(exchange);
+        if (refused) return respond.json(400, refused);
+        session.transport.answerPending(DELETED);
+        this.#drop(session.id);
+        return respond.empty(200);
+      }
+      default:
+        return respond.json(
+          405,
+          rpcError(null, HTTP_REFUSED, 'Method not allowed: use POST, GET or DELETE with Mcp-Session-Id.'),
+        );
+    }
+  }
+
+  /** An `initialize`: a new session, if the caller's quota admits it, made known to the fleet once accepted. */
+  async #open(
+    exchange: HttpExchange,
+    respond: HttpResponder,
+    body: PostBody,
+    authInfo: AuthInfo | undefined,
+    principal: string | undefined,
+  ): Promise<void> {
     const address = principal === undefined ? callerKey(undefined, exchange.remoteAddress) : undefined;
     const admission = admitSession(this.#sessions.values(), { principal, address }, this.#options);
     if ('refuse' in admission) {
@@ -195,6 +223,27 @@ export class LegacySessions {
     for (const id of admission.evict) this.#drop(id);
     // The session counts from now, not from when the SDK confirms it, so concurrent initializes
     // cannot all pass the quota check at once.
+    const session = this.#newSession(principal, address);
+    const { id, transport, server } = session;
+    try {
+      await server.connect(transport);
+    } catch (error) {
+      this.#drop(id);
+      throw error;
+    }
+    transport.post(exchange, respond, body.parsed, authInfo);
+    // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session;
+    // one the SDK accepted is made known to the fleet.
+    if (!transport.initializing && this.#sessions.get(id) === session) this.#drop(id);
+    else if (!(await transport.initialized)) this.#drop(id);
+    else if (this.#options.router && this.#sessions.get(id) === session) {
+      session.routed = true;
+      await this.#options.router.opened(this.#record(session));
+    }
+  }
+
+  /** A session, counted from now: its SDK server and its transport, which drops it when it closes. */
+  #newSession(principal: string | undefined, address: string | undefined): Session {
     const id = `${this.#options.idPrefix ?? ''}${crypto.randomUUID()}`;
     const server = this.#options.build();
     const transport = new SessionTransport({
@@ -211,21 +260,7 @@ export class LegacySessions {
     };
     const session = new Session(id, transport, server, principal, address, this.#now());
     this.#sessions.set(id, session);
-    try {
-      await server.connect(transport);
-    } catch (error) {
-      this.#drop(id);
-      throw error;
-    }
-    transport.post(exchange, respond, body?.parsed, authInfo);
-    // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session;
-    // one the SDK accepted is made known to the fleet.
-    if (!transport.initializing && this.#sessions.get(id) === session) this.#drop(id);
-    else if (!(await transport.initialized)) this.#drop(id);
-    else if (this.#options.router && this.#sessions.get(id) === session) {
-      session.routed = true;
-      await this.#options.router.opened(this.#record(session));
-    }
+    return session;
   }
 
   /** Ends every session (their pending questions are rejected) and stops the sweep. */

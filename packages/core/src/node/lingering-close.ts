@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, ServerResponse } from 'node:http';
 
 /** How long and how much a listener reads (and discards) of a body it refused, before it closes. */
 export interface LingerLimits {
@@ -20,14 +20,9 @@ export interface LingerLimits {
  * control holds the client); only after `lingerMs` is the connection closed regardless. Memory holds
  * none of the discarded body. A refusal should carry a `Content-Length`: a chunked answer's last
  * chunk goes out when the lingering ends.
- *
- * Built on first use from `node:http` (this module is runtime-neutral until a Node listener asks).
  */
 export function lingeringResponseClass(limits: LingerLimits): typeof ServerResponse {
-  const http = process.getBuiltinModule('node:http');
-  class LingeringResponse<
-    Request extends IncomingMessage = IncomingMessage,
-  > extends http.ServerResponse<Request> {
+  class LingeringResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     // Set while the answer is out and the connection waits to close: callbacks of end() calls made meanwhile.
     #lingering: (() => void)[] | undefined;
 

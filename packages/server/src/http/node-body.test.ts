@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
-import type { CappedBody } from '@parley/core';
+import type { CappedBody } from '@parley/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readNodeBody } from './node-body.js';
 

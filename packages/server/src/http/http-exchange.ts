@@ -1,4 +1,4 @@
-import type { CappedBody } from '@parley/core';
+import type { CappedBody } from '@parley/core/node';
 
 /** One HTTP request, from whichever server runtime received it (node:http or a fetch handler). */
 export interface HttpExchange {

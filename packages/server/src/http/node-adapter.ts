@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CappedBody, StreamConnections } from '@parley/core';
+import type { CappedBody, StreamConnections } from '@parley/core/node';
 import {
   type EventOutlet,
   eventStreamHeaders,

@@ -1,4 +1,4 @@
-import { readCappedBody } from '@parley/core';
+import { readCappedBody } from '@parley/core/node';
 import {
   type EventOutlet,
   eventStreamHeaders,

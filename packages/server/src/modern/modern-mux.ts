@@ -10,30 +10,32 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { INTERNAL_ERROR } from './rpc-error.js';
+import { INTERNAL_ERROR } from '../http/rpc-error.js';
+import type { Arrival } from '../request/call-request.js';
 
 /** Where one exchange's messages go: mid-call notifications, then exactly one response. */
 export interface ExchangeSink {
   notify(message: JSONRPCNotification): void;
-  finish(message: JSONRPCResultResponse | JSONRPCErrorResponse, finish: Finish): void;
+  /** `beforeDispatch`: no request handler ran (the error, if any, is a protocol-level rejection). */
+  finish(message: JSONRPCResultResponse | JSONRPCErrorResponse, beforeDispatch: boolean): void;
 }
 
-interface Exchange {
-  readonly externalId: RequestId;
-  readonly sink: ExchangeSink;
-  readonly authInfo: AuthInfo | undefined;
-  /** Whom the request's budgets count against (see `callerKey`). */
-  readonly caller: string;
+/** One request in flight: where its answer goes, and what the edge recorded about it. */
+class Exchange implements Arrival {
   /** Whether a request handler started: an error before that came from the SDK's dispatch checks. */
-  dispatched: boolean;
-  /** The server's own request (the era pin), not a client's. */
-  readonly internal: boolean;
-}
+  started = false;
 
-/** What the sink learns with the response. */
-export interface Finish {
-  /** True when no request handler ran (the error, if any, is a protocol-level rejection). */
-  readonly beforeDispatch: boolean;
+  constructor(
+    readonly externalId: RequestId,
+    readonly sink: ExchangeSink,
+    readonly authInfo: AuthInfo | undefined,
+    readonly caller: string,
+    readonly internal: boolean,
+  ) {}
+
+  dispatched(): void {
+    this.started = true;
+  }
 }
 
 const isResponse = (message: JSONRPCMessage): message is JSONRPCResultResponse | JSONRPCErrorResponse =>
@@ -66,7 +68,7 @@ export class ModernMux implements Transport {
           id: exchange.externalId,
           error: { code: INTERNAL_ERROR, message: 'The server is shutting down; retry the request.' },
         },
-        { beforeDispatch: !exchange.dispatched },
+        !exchange.started,
       );
     }
     this.#exchanges.clear();
@@ -79,7 +81,7 @@ export class ModernMux implements Transport {
       const exchange = this.#exchanges.get(id);
       if (!exchange) return;
       this.#exchanges.delete(id);
-      exchange.sink.finish({ ...message, id: exchange.externalId }, { beforeDispatch: !exchange.dispatched });
+      exchange.sink.finish({ ...message, id: exchange.externalId }, !exchange.started);
       return;
     }
     const related = options?.relatedRequestId;
@@ -108,19 +110,15 @@ export class ModernMux implements Transport {
             message: 'The server is not serving (it is stopping); retry the request.',
           },
         },
-        { beforeDispatch: true },
+        true,
       );
       return () => {};
     }
     const id = ++this.#nextId;
-    this.#exchanges.set(id, {
-      externalId: message.id,
-      sink,
-      authInfo: from.authInfo,
-      caller: from.caller,
-      dispatched: false,
-      internal,
-    });
+    this.#exchanges.set(id, new Exchange(message.id, sink, from.authInfo, from.caller, internal));
+    // No `{ authInfo }` beside the message, as a session's transport passes it: `serveStdio`, which
+    // pins this connection to the modern era, hands the server each message without it. The
+    // request's arrival carries it instead.
     this.onmessage({ ...message, id });
     return () => {
       if (!this.#exchanges.delete(id)) return;
@@ -132,25 +130,9 @@ export class ModernMux implements Transport {
     };
   }
 
-  /** Called by request handlers as they start. */
-  markDispatched(id: RequestId): void {
-    const exchange = this.#exchanges.get(id as number);
-    if (exchange) exchange.dispatched = true;
-  }
-
-  /** The auth info of the HTTP request behind an in-flight (renumbered) request id. */
-  authInfoFor(id: RequestId): AuthInfo | undefined {
-    return this.#exchanges.get(id as number)?.authInfo;
-  }
-
-  /** Whom the budgets of an in-flight (renumbered) request count against. */
-  callerFor(id: RequestId): string | undefined {
-    return this.#exchanges.get(id as number)?.caller;
-  }
-
-  /** Whether an in-flight (renumbered) request is the server's own rather than a client's. */
-  isInternal(id: RequestId): boolean {
-    return this.#exchanges.get(id as number)?.internal ?? false;
+  /** What the edge recorded about an in-flight (renumbered) request. */
+  arrivalOf(id: RequestId): Arrival | undefined {
+    return this.#exchanges.get(id as number);
   }
 
   /** Requests in flight. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BODY_UNREADABLE, bodyTooLarge, type CappedBody } from '@parley/core';
+import { BODY_UNREADABLE, bodyTooLarge, type CappedBody } from '@parley/core/node';
 
 /**
  * Reads a node:http request's body under a byte cap, with plain listeners that go once it is read:

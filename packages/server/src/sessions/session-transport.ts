@@ -12,8 +12,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from './http-exchange.js';
-import { ReplayBudget, type ReplayLimits } from './replay-budget.js';
+import { type EventOutlet, type HttpExchange, type HttpResponder, sseEvent } from '../http/http-exchange.js';
 import {
   HTTP_REFUSED,
   INTERNAL_ERROR,
@@ -21,11 +20,18 @@ import {
   PARSE_ERROR,
   rpcError,
   SESSION_NOT_FOUND,
-} from './rpc-error.js';
+} from '../http/rpc-error.js';
+import { ReplayBudget, type ReplayLimits } from './replay-budget.js';
 import { SessionEvents } from './session-events.js';
 
 /** Messages one POST may batch at most (as the SDK's own transport allows). */
 const MAX_BATCH = 100;
+
+/** An `initialize` request, as far as the transport reads it. */
+interface InitializeMessage {
+  readonly id: RequestId;
+  readonly params: { readonly protocolVersion: string };
+}
 /** The id of the session's standalone GET stream in its event buffer. */
 const STANDALONE = 'g';
 
@@ -135,63 +141,13 @@ export class SessionTransport implements Transport {
 
   /** Serves a POST whose body was read and parsed (`body`: one JSON-RPC message or a batch). */
   post(exchange: HttpExchange, respond: HttpResponder, body: unknown, authInfo: AuthInfo | undefined): void {
-    const accept = exchange.header('accept') ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-      const message = 'Not Acceptable: the client must accept both application/json and text/event-stream.';
-      respond.json(406, rpcError(null, HTTP_REFUSED, message));
+    const accepted = this.#accept(exchange, body);
+    if ('refuse' in accepted) {
+      respond.json(accepted.refuse.status, accepted.refuse.error);
       return;
     }
-    if (Array.isArray(body) && body.length > MAX_BATCH) {
-      const message = `Invalid Request: a batch may carry at most ${MAX_BATCH} messages.`;
-      respond.json(400, rpcError(null, INVALID_REQUEST, message));
-      return;
-    }
-    let messages: JSONRPCMessage[];
-    try {
-      messages = (Array.isArray(body) ? body : [body]).map((one) => parseJSONRPCMessage(one));
-    } catch {
-      respond.json(400, rpcError(null, PARSE_ERROR, 'Parse error: Invalid JSON-RPC message'));
-      return;
-    }
-    if (this.#closed) {
-      respond.json(
-        404,
-        rpcError(null, SESSION_NOT_FOUND, 'Session not found: it ended; start a new one with initialize.'),
-      );
-      return;
-    }
-    const initialize = messages.find((message) => isInitializeRequest(message)) as
-      | { readonly id: RequestId; readonly params: { readonly protocolVersion: string } }
-      | undefined;
-    if (initialize) {
-      if (this.#initialized) {
-        const message =
-          'Invalid Request: this session is initialized already; send initialize without Mcp-Session-Id to start another.';
-        respond.json(400, rpcError(null, INVALID_REQUEST, message));
-        return;
-      }
-      if (messages.length > 1) {
-        const message = 'Invalid Request: initialize must be sent alone, not in a batch.';
-        respond.json(400, rpcError(null, INVALID_REQUEST, message));
-        return;
-      }
-      this.#initialized = true;
-      this.#initializeId = initialize.id;
-    } else {
-      const refused = this.#protocolRefusal(exchange);
-      if (refused) {
-        respond.json(400, refused);
-        return;
-      }
-    }
+    const { messages, initialize } = accepted;
     const requests = messages.filter(isJSONRPCRequest);
-    const ids = new Set(requests.map((request) => request.id));
-    if (ids.size < requests.length || requests.some((request) => this.#byRequest.has(request.id))) {
-      const message =
-        'Invalid Request: a request id is already in use on this session; give each pending request its own id.';
-      respond.json(400, rpcError(null, INVALID_REQUEST, message));
-      return;
-    }
     if (requests.length === 0) {
       for (const message of messages) this.onmessage?.(message, authInfo ? { authInfo } : undefined);
       respond.empty(202);
@@ -225,6 +181,76 @@ export class SessionTransport implements Transport {
         closeStandaloneSSEStream: this.#closeStandalone,
       });
     }
+  }
+
+  /**
+   * A POST's messages, if this session takes them: a client that reads event streams, a batch within
+   * bounds, valid JSON-RPC, a session still open, an `initialize` only first and alone, the protocol
+   * header it negotiated, and request ids not already waiting. Else the refusal to answer with.
+   */
+  #accept(
+    exchange: HttpExchange,
+    body: unknown,
+  ):
+    | { readonly messages: JSONRPCMessage[]; readonly initialize: InitializeMessage | undefined }
+    | { readonly refuse: { readonly status: number; readonly error: object } } {
+    const refuse = (status: number, code: number, message: string) => ({
+      refuse: { status, error: rpcError(null, code, message) },
+    });
+    const accept = exchange.header('accept') ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+      return refuse(
+        406,
+        HTTP_REFUSED,
+        'Not Acceptable: the client must accept both application/json and text/event-stream.',
+      );
+    if (Array.isArray(body) && body.length > MAX_BATCH)
+      return refuse(
+        400,
+        INVALID_REQUEST,
+        `Invalid Request: a batch may carry at most ${MAX_BATCH} messages.`,
+      );
+    let messages: JSONRPCMessage[];
+    try {
+      messages = (Array.isArray(body) ? body : [body]).map((one) => parseJSONRPCMessage(one));
+    } catch {
+      return refuse(400, PARSE_ERROR, 'Parse error: Invalid JSON-RPC message');
+    }
+    if (this.#closed)
+      return refuse(404, SESSION_NOT_FOUND, 'Session not found: it ended; start a new one with initialize.');
+    const initialize = messages.find((message) => isInitializeRequest(message)) as
+      | InitializeMessage
+      | undefined;
+    if (initialize) {
+      if (this.#initialized)
+        return refuse(
+          400,
+          INVALID_REQUEST,
+          'Invalid Request: this session is initialized already; send initialize without Mcp-Session-Id to start another.',
+        );
+      if (messages.length > 1)
+        return refuse(
+          400,
+          INVALID_REQUEST,
+          'Invalid Request: initialize must be sent alone, not in a batch.',
+        );
+    } else {
+      const refused = this.#protocolRefusal(exchange);
+      if (refused) return { refuse: { status: 400, error: refused } };
+    }
+    const requests = messages.filter(isJSONRPCRequest);
+    const ids = new Set(requests.map((request) => request.id));
+    if (ids.size < requests.length || requests.some((request) => this.#byRequest.has(request.id)))
+      return refuse(
+        400,
+        INVALID_REQUEST,
+        'Invalid Request: a request id is already in use on this session; give each pending request its own id.',
+      );
+    if (initialize) {
+      this.#initialized = true;
+      this.#initializeId = initialize.id;
+    }
+    return { messages, initialize };
   }
 
   /** Serves a GET: the standalone stream, or (with `Last-Event-ID`) the rest of a stream the client lost. */

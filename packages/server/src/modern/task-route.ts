@@ -1,8 +1,8 @@
 import { CLIENT_CAPABILITIES_META_KEY, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import type { App } from '../app.js';
+import type { HttpResponder } from '../http/http-exchange.js';
+import { rpcError } from '../http/rpc-error.js';
 import { answerTaskRequest } from '../tasks/task-requests.js';
-import type { HttpResponder } from './http-exchange.js';
-import { rpcError } from './rpc-error.js';
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
