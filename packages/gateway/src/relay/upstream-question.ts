@@ -128,7 +128,7 @@ function readForm(reading: Reading, params: Readonly<Record<string, unknown>>): 
   const text = attributed(reading.asker, message, received.description);
   return {
     mode: 'form',
-    item: input.form(text, question, { mentionsSecret: asking }),
+    item: input.elicit(text, question, { mentionsSecret: asking }),
     secret: secretFields.length > 0,
     answer: (outcome): UpstreamAnswer => {
       const { action, value } = outcome as { action: 'accept' | 'decline' | 'cancel'; value?: unknown };
