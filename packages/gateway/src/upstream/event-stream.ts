@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { HttpAnswer } from './http-answer.js';
 
 /** What reading an event stream tells its reader. */
 export interface EventStreamHandlers {
@@ -19,19 +20,19 @@ export class EventTooLargeError extends Error {
 }
 
 /**
- * Reads a Server-Sent Events body to its end, handing on each event as it completes: a plain
- * reader, a streaming `TextDecoder` and `eventsource-parser`, with no web-streams pipeline in
- * between (a `TextDecoderStream` and a parser stream cost an open stream about 25 KB more, and
- * a held call keeps two open). Nothing is buffered past `maxChars`: a longer event (or line)
- * cancels the body and rejects with {@link EventTooLargeError}. Rejects too when the body fails
- * (the connection broke). A handler that throws cancels the body and rejects with what it threw.
+ * Reads a Server-Sent Events body to its end, handing on each event as it completes: chunks
+ * straight from the connection through a streaming `TextDecoder` into `eventsource-parser`, with
+ * no web-streams pipeline in between (a `TextDecoderStream` and a parser stream cost an open
+ * stream about 25 KB more, and a held call keeps two open). Nothing is buffered past `maxChars`:
+ * a longer event (or line) stops the body and rejects with {@link EventTooLargeError}. Rejects too
+ * when the body fails (the connection broke). A handler that throws stops the body and rejects
+ * with what it threw.
  */
 export async function readEventStream(
-  body: ReadableStream<Uint8Array>,
+  body: Pick<HttpAnswer, 'read'>,
   handlers: EventStreamHandlers,
   maxChars: number,
 ): Promise<void> {
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let failure: unknown;
   const parser = createParser({
@@ -49,17 +50,10 @@ export async function readEventStream(
       if (error.type === 'max-buffer-size-exceeded') failure ??= new EventTooLargeError(maxChars);
     },
   });
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
-      if (failure !== undefined) throw failure;
-    }
-    parser.feed(decoder.decode());
+  await body.read((bytes) => {
+    parser.feed(decoder.decode(bytes, { stream: true }));
     if (failure !== undefined) throw failure;
-  } catch (error) {
-    await reader.cancel().catch(() => {});
-    throw error;
-  }
+  });
+  parser.feed(decoder.decode());
+  if (failure !== undefined) throw failure;
 }

@@ -5,7 +5,7 @@ import type { Json } from '@parley/server';
 import { answerError, LiveCall } from '../held/live-call.js';
 import type { UpstreamRequest } from '../leg/step.js';
 import { isUnreachable } from './reachability.js';
-import { SessionTransport } from './session-transport.js';
+import { SessionTransport, type SessionTransportOptions } from './session-transport.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
@@ -42,19 +42,25 @@ export class LegacySession {
    */
   static async open(
     target: string | readonly string[],
-    options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era'>,
+    options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era'> & {
+      /** HTTP: send on `node:http` directly (`UpstreamFetch.request`) rather than through `fetch`. */
+      readonly request?: SessionTransportOptions['request'];
+    },
     capabilities: ClientCapabilities,
   ): Promise<LegacySession> {
     const session = new LegacySession();
+    const { request, ...connect } = options;
     const http =
       typeof target === 'string'
         ? new SessionTransport(new URL(target), {
             ...(options.headers !== undefined && { headers: options.headers }),
-            ...(options.fetch !== undefined && { fetch: options.fetch }),
+            ...(request !== undefined
+              ? { request }
+              : options.fetch !== undefined && { fetch: options.fetch }),
           })
         : undefined;
     const connected = await connectSdk(target, {
-      ...options,
+      ...connect,
       ...(http !== undefined && { transport: http }),
       era: 'handshake',
       capabilities,

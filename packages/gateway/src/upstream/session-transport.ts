@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   type FetchLike,
   isInitializedNotification,
@@ -16,6 +17,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { MAX_RESULT_BYTES } from '../leg/limits.js';
 import { EventTooLargeError, readEventStream } from './event-stream.js';
+import { answerOfMessage, answerOfResponse, type HttpAnswer } from './http-answer.js';
+import type { UpstreamRequest } from './upstream-fetch.js';
 
 /** The longest message taken from an upstream: the largest result the gateway passes on, and its envelope. */
 const MAX_MESSAGE_CHARS = MAX_RESULT_BYTES + 64 * 1024;
@@ -47,7 +50,12 @@ const RESERVED = new Set([
 export interface SessionTransportOptions {
   /** Headers for every request (the upstream's configured headers: its credentials). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** How requests are sent (an OAuth session's fetch, `UpstreamFetch`); default the global fetch. */
+  /**
+   * How requests are sent on `node:http` (`UpstreamFetch.request`): the leanest way, used unless
+   * a `fetch` is given.
+   */
+  readonly request?: (url: URL, init: UpstreamRequest) => Promise<IncomingMessage>;
+  /** How requests are sent otherwise (an OAuth session's fetch); default the global fetch. */
   readonly fetch?: FetchLike;
 }
 
@@ -87,7 +95,7 @@ export class SessionTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   readonly #url: URL;
   readonly #headers: Readonly<Record<string, string>>;
-  readonly #fetch: FetchLike;
+  readonly #send: (url: URL, init: UpstreamRequest) => Promise<HttpAnswer>;
   #abort: AbortController | undefined;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
@@ -100,7 +108,12 @@ export class SessionTransport implements Transport {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     this.#headers = headers;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    const { fetch: viaFetch, request } = options;
+    this.#send =
+      viaFetch === undefined && request !== undefined
+        ? (url, init) => request(url, init).then(answerOfMessage)
+        : (url, init) =>
+            (viaFetch ?? fetch)(url, { ...init, redirect: 'manual' } as RequestInit).then(answerOfResponse);
   }
 
   get sessionId(): string | undefined {
@@ -156,7 +169,7 @@ export class SessionTransport implements Transport {
     try {
       const response = await this.#request('DELETE', this.#baseHeaders(), undefined, this.#signal());
       await discard(response);
-      if (!response.ok && response.status !== 405)
+      if (!ok(response) && response.status !== 405)
         throw httpError(response, SdkErrorCode.ClientHttpFailedToTerminateSession, 'end the session');
       this.#sessionId = undefined;
     } catch (error) {
@@ -190,7 +203,7 @@ export class SessionTransport implements Transport {
     headers.accept = 'application/json, text/event-stream';
     const signal = this.#signal(options?.requestSignal);
     const response = await this.#request('POST', headers, JSON.stringify(message), signal);
-    if (!response.ok) {
+    if (!ok(response)) {
       await discard(response);
       throw httpError(response, SdkErrorCode.ClientHttpNotImplemented, 'take a message');
     }
@@ -201,7 +214,7 @@ export class SessionTransport implements Transport {
       if (isInitializedNotification(message)) this.#standalone = this.#openStandalone();
       return;
     }
-    const type = mediaType(response.headers.get('content-type'));
+    const type = mediaType(response.header('content-type'));
     if (type === 'application/json') {
       for (const item of messagesOf(await readText(response, MAX_MESSAGE_CHARS))) this.#deliver(item);
       return;
@@ -223,9 +236,9 @@ export class SessionTransport implements Transport {
    * own stream when it carried event ids and its answer has not come. A call's stream that can no
    * longer be resumed fails (its request with it).
    */
-  async #follow(stream: Stream, response: Response, requestSignal: AbortSignal | undefined): Promise<void> {
+  async #follow(stream: Stream, response: HttpAnswer, requestSignal: AbortSignal | undefined): Promise<void> {
     const over = () => stream.answered || this.#closed || requestSignal?.aborted === true;
-    let current: Response | undefined = response;
+    let current: HttpAnswer | undefined = response;
     let failed = 0;
     for (;;) {
       let broke: unknown;
@@ -277,10 +290,9 @@ export class SessionTransport implements Transport {
   }
 
   /** Reads one event stream to its end, handing each message on. */
-  async #read(stream: Stream, response: Response): Promise<void> {
-    if (response.body === null) return;
+  async #read(stream: Stream, response: HttpAnswer): Promise<void> {
     await readEventStream(
-      response.body,
+      response,
       {
         event: (event) => {
           if (event.id) stream.lastEventId = event.id;
@@ -335,7 +347,7 @@ export class SessionTransport implements Transport {
   async #get(
     lastEventId: string | undefined,
     requestSignal: AbortSignal | undefined,
-  ): Promise<Response | undefined> {
+  ): Promise<HttpAnswer | undefined> {
     const headers = this.#baseHeaders();
     headers.accept = 'text/event-stream';
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
@@ -344,11 +356,11 @@ export class SessionTransport implements Transport {
       await discard(response);
       return undefined;
     }
-    if (!response.ok) {
+    if (!ok(response)) {
       await discard(response);
       throw httpError(response, SdkErrorCode.ClientHttpFailedToOpenStream, 'open its event stream');
     }
-    if (mediaType(response.headers.get('content-type')) !== 'text/event-stream') {
+    if (mediaType(response.header('content-type')) !== 'text/event-stream') {
       await discard(response);
       throw new SdkError(
         SdkErrorCode.ClientHttpUnexpectedContent,
@@ -375,15 +387,14 @@ export class SessionTransport implements Transport {
     headers: Record<string, string>,
     body: string | undefined,
     signal: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<HttpAnswer> {
     let url = this.#url;
     for (let followed = 0; ; followed++) {
-      const response = await this.#fetch(url, {
+      const response = await this.#send(url, {
         method,
         headers,
         ...(body !== undefined && { body }),
         signal,
-        redirect: 'manual',
       });
       const target = redirectTarget(url, response);
       if (target === undefined) return response;
@@ -432,9 +443,9 @@ function messagesOf(text: string): JSONRPCMessage[] {
 }
 
 /** The session id an `initialize` answer named, checked: it goes back in every request's headers. */
-function sessionIdOf(response: Response): string | undefined {
-  const id = response.headers.get('mcp-session-id');
-  if (id === null) return undefined;
+function sessionIdOf(response: HttpAnswer): string | undefined {
+  const id = response.header('mcp-session-id');
+  if (id === undefined) return undefined;
   if (!SESSION_ID.test(id))
     throw new SdkError(
       SdkErrorCode.ClientHttpUnexpectedContent,
@@ -443,7 +454,11 @@ function sessionIdOf(response: Response): string | undefined {
   return id;
 }
 
-function httpError(response: Response, code: SdkErrorCode, what: string): SdkHttpError {
+function ok(response: HttpAnswer): boolean {
+  return response.status >= 200 && response.status < 300;
+}
+
+function httpError(response: HttpAnswer, code: SdkErrorCode, what: string): SdkHttpError {
   const status = response.status;
   const fix =
     status === 401 || status === 403
@@ -463,10 +478,10 @@ function oneLine(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 100);
 }
 
-function redirectTarget(url: URL, response: Response): URL | undefined {
+function redirectTarget(url: URL, response: HttpAnswer): URL | undefined {
   if (![301, 302, 303, 307, 308].includes(response.status)) return undefined;
-  const location = response.headers.get('location');
-  if (location === null) return undefined;
+  const location = response.header('location');
+  if (location === undefined) return undefined;
   try {
     return new URL(location, url);
   } catch {
@@ -478,34 +493,28 @@ function sameOrigin(from: URL, to: URL): boolean {
   return from.origin === to.origin && to.username === from.username && to.password === from.password;
 }
 
-function mediaType(header: string | null): string | undefined {
-  if (header === null) return undefined;
+function mediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
   const type = header.split(';', 1)[0]!.trim().toLowerCase();
   return type === '' ? undefined : type;
 }
 
-/** A body's text, refused past `maxChars` bytes (its connection dropped then). */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
+/** A body's text, refused past `maxBytes` bytes (its connection dropped then). */
+async function readText(response: HttpAnswer, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
+  await response.read((bytes) => {
+    size += bytes.byteLength;
+    if (size > maxBytes)
       throw new Error(
-        `the upstream sent a JSON body of more than ${maxBytes} bytes (the most the gateway reads of one message); it was dropped, so shorten what the upstream sends at once`,
+        `the upstream sent a body of more than ${maxBytes} bytes (the most the gateway reads of one message); it was dropped, so shorten what the upstream sends at once`,
       );
-    }
-    chunks.push(value);
-  }
+    chunks.push(bytes);
+  });
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Reads a body nobody needs, so its connection can be kept; one too long is dropped with its connection. */
-async function discard(response: Response): Promise<void> {
+async function discard(response: HttpAnswer): Promise<void> {
   await readText(response, MAX_DISCARD_BYTES).catch(() => {});
 }
