@@ -1,12 +1,11 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { HttpAnswer } from './http-answer.js';
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
 
-/** What reading an event stream tells its reader. */
-export interface EventStreamHandlers {
+/** Who is told what an event stream carries. */
+export interface EventSink {
   /** One whole event. */
-  readonly event: (event: EventSourceMessage) => void;
+  event(event: EventSourceMessage): void;
   /** The server set its reconnection delay (`retry:`), in milliseconds. */
-  readonly retry?: (ms: number) => void;
+  retry(ms: number): void;
 }
 
 /** An upstream sent an event longer than the gateway takes. */
@@ -20,40 +19,46 @@ export class EventTooLargeError extends Error {
 }
 
 /**
- * Reads a Server-Sent Events body to its end, handing on each event as it completes: chunks
- * straight from the connection through a streaming `TextDecoder` into `eventsource-parser`, with
- * no web-streams pipeline in between (a `TextDecoderStream` and a parser stream cost an open
- * stream about 25 KB more, and a held call keeps two open). Nothing is buffered past `maxChars`:
- * a longer event (or line) stops the body and rejects with {@link EventTooLargeError}. Rejects too
- * when the body fails (the connection broke). A handler that throws stops the body and rejects
- * with what it threw.
+ * Parses a Server-Sent Events body as its chunks come: a streaming `TextDecoder` into
+ * `eventsource-parser`, with no web-streams pipeline in between (a `TextDecoderStream` and a
+ * parser stream cost an open stream about 25 KB more, and a held call keeps two open). Nothing
+ * is buffered past `maxChars`: a longer event (or line) makes `chunk` throw
+ * {@link EventTooLargeError}; a sink that throws makes `chunk` throw what it threw. `reset` makes
+ * it ready for another body (a stream resumed).
  */
-export async function readEventStream(
-  body: Pick<HttpAnswer, 'read'>,
-  handlers: EventStreamHandlers,
-  maxChars: number,
-): Promise<void> {
-  const decoder = new TextDecoder();
-  let failure: unknown;
-  const parser = createParser({
-    maxBufferSize: maxChars,
-    onEvent: (event) => {
-      if (failure !== undefined) return;
-      try {
-        handlers.event(event);
-      } catch (error) {
-        failure = error;
-      }
-    },
-    onRetry: (ms) => handlers.retry?.(ms),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') failure ??= new EventTooLargeError(maxChars);
-    },
-  });
-  await body.read((bytes) => {
-    parser.feed(decoder.decode(bytes, { stream: true }));
-    if (failure !== undefined) throw failure;
-  });
-  parser.feed(decoder.decode());
-  if (failure !== undefined) throw failure;
+export class EventStreamParser {
+  readonly #parser: EventSourceParser;
+  readonly #decoder = new TextDecoder();
+  #failure: unknown;
+
+  constructor(sink: EventSink, maxChars: number) {
+    this.#parser = createParser({
+      maxBufferSize: maxChars,
+      onEvent: (event) => {
+        if (this.#failure !== undefined) return;
+        try {
+          sink.event(event);
+        } catch (error) {
+          this.#failure = error;
+        }
+      },
+      onRetry: (ms) => sink.retry(ms),
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') this.#failure ??= new EventTooLargeError(maxChars);
+      },
+    });
+  }
+
+  /** Takes the body's next chunk. */
+  chunk(bytes: Uint8Array): void {
+    this.#parser.feed(this.#decoder.decode(bytes, { stream: true }));
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** Forgets what is left of the last body (an event it did not finish is dropped, as SSE says). */
+  reset(): void {
+    this.#parser.reset();
+    this.#decoder.decode();
+    this.#failure = undefined;
+  }
 }

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 
+/** Who takes a body's chunks; `chunk` may throw to stop the body. */
+export interface ChunkSink {
+  chunk(bytes: Uint8Array): void;
+}
+
 /**
  * An HTTP response as the gateway's session transport reads it, whether it came from `node:http`
  * or from a fetch (an OAuth session's): its status, its headers, and its body chunk by chunk.
@@ -10,64 +15,89 @@ export interface HttpAnswer {
   /** A header's value (several joined with `, `), or `undefined`. */
   header(name: string): string | undefined;
   /**
-   * Hands each chunk of the body to `chunk` until the body ends (resolves) or fails (rejects: the
-   * connection broke, or `chunk` threw, which also stops the body).
+   * Hands each chunk of the body to `sink` until the body ends (resolves) or fails (rejects: the
+   * connection broke, or `sink` threw, which also stops the body).
    */
-  read(chunk: (bytes: Uint8Array) => void): Promise<void>;
+  read(sink: ChunkSink): Promise<void>;
 }
 
-/** An answer from `node:http`. */
-export function answerOfMessage(message: IncomingMessage): HttpAnswer {
-  return {
-    status: message.statusCode ?? 502,
-    statusText: message.statusMessage ?? '',
-    header: (name) => {
-      const value = message.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    read: (chunk) =>
-      new Promise<void>((resolve, reject) => {
-        if (message.complete && message.readableEnded) return resolve();
-        const fail = (error: unknown) => {
-          message.destroy();
-          reject(error);
-        };
-        message.on('data', (bytes: Buffer) => {
-          try {
-            chunk(bytes);
-          } catch (error) {
-            fail(error);
-          }
-        });
-        message.once('end', resolve);
-        message.once('error', fail);
-        // Closed without its end: the connection broke (as `aborted` says on older Node versions).
-        message.once('close', () => {
-          if (!message.complete)
-            fail(
-              Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }),
-            );
-        });
-      }),
-  };
+/** An answer from `node:http`: its body read with three listeners, and nothing else kept. */
+export class NodeAnswer implements HttpAnswer {
+  readonly #message: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.#message = message;
+  }
+
+  get status(): number {
+    return this.#message.statusCode ?? 502;
+  }
+
+  get statusText(): string {
+    return this.#message.statusMessage ?? '';
+  }
+
+  header(name: string): string | undefined {
+    const value = this.#message.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  read(sink: ChunkSink): Promise<void> {
+    const message = this.#message;
+    return new Promise<void>((resolve, reject) => {
+      const fail = (error: unknown) => {
+        message.destroy();
+        reject(error);
+      };
+      message.on('data', (bytes: Buffer) => {
+        try {
+          sink.chunk(bytes);
+        } catch (error) {
+          fail(error);
+        }
+      });
+      message.once('error', fail);
+      // Closed before its end: the connection broke (as `aborted` says on older Node versions).
+      message.once('close', () => {
+        if (message.complete) resolve();
+        else
+          fail(
+            Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }),
+          );
+      });
+    });
+  }
 }
 
 /** An answer from a fetch. */
-export function answerOfResponse(response: Response): HttpAnswer {
-  return {
-    status: response.status,
-    statusText: response.statusText,
-    header: (name) => response.headers.get(name) ?? undefined,
-    read: async (chunk) => {
-      const body = response.body;
-      if (body === null) return;
-      const reader = body.getReader();
-      try {
-        for (let next = await reader.read(); !next.done; next = await reader.read()) chunk(next.value);
-      } catch (error) {
-        await reader.cancel().catch(() => {});
-        throw error;
-      }
-    },
-  };
+export class FetchAnswer implements HttpAnswer {
+  readonly #response: Response;
+
+  constructor(response: Response) {
+    this.#response = response;
+  }
+
+  get status(): number {
+    return this.#response.status;
+  }
+
+  get statusText(): string {
+    return this.#response.statusText;
+  }
+
+  header(name: string): string | undefined {
+    return this.#response.headers.get(name) ?? undefined;
+  }
+
+  async read(sink: ChunkSink): Promise<void> {
+    const body = this.#response.body;
+    if (body === null) return;
+    const reader = body.getReader();
+    try {
+      for (let next = await reader.read(); !next.done; next = await reader.read()) sink.chunk(next.value);
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw error;
+    }
+  }
 }

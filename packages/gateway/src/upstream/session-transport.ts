@@ -15,9 +15,10 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/client';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { MAX_RESULT_BYTES } from '../leg/limits.js';
-import { EventTooLargeError, readEventStream } from './event-stream.js';
-import { answerOfMessage, answerOfResponse, type HttpAnswer } from './http-answer.js';
+import { type EventSink, EventStreamParser, EventTooLargeError } from './event-stream.js';
+import { type ChunkSink, FetchAnswer, type HttpAnswer, NodeAnswer } from './http-answer.js';
 import type { UpstreamRequest } from './upstream-fetch.js';
 
 /** The longest message taken from an upstream: the largest result the gateway passes on, and its envelope. */
@@ -59,13 +60,73 @@ export interface SessionTransportOptions {
   readonly fetch?: FetchLike;
 }
 
-/** One event stream being read: the call's own (a POST's), or the session's standalone GET stream. */
-interface Stream {
-  /** The request whose answer comes on it; none for the standalone stream. */
-  readonly requestId?: RequestId;
+/** What the streams of a transport tell it. */
+interface StreamOwner {
+  deliver(message: JSONRPCMessage): void;
+  warn(error: Error): void;
+  retry(ms: number): void;
+}
+
+/**
+ * One event stream being read: a call's own (a POST's), or the session's standalone GET stream,
+ * across its resumptions. A held call keeps two open for as long as its person takes, so this is
+ * a class with no closures of its own (see ARCHITECTURE.md, Memory).
+ */
+class Stream implements EventSink, ChunkSink {
   /** The last event id it carried (it is resumed from there). */
-  lastEventId?: string;
-  answered: boolean;
+  lastEventId: string | undefined;
+  answered = false;
+  /** Attempts to reopen it that failed in a row. */
+  failed = 0;
+  readonly #owner: StreamOwner;
+  readonly #parser: EventStreamParser;
+
+  constructor(
+    owner: StreamOwner,
+    /** The request whose answer comes on it; none for the standalone stream. */
+    readonly requestId: RequestId | undefined,
+    readonly signal: AbortSignal | undefined,
+  ) {
+    this.#owner = owner;
+    this.#parser = new EventStreamParser(this, MAX_MESSAGE_CHARS);
+  }
+
+  chunk(bytes: Uint8Array): void {
+    this.#parser.chunk(bytes);
+  }
+
+  /** Ready for the next body (it is resumed). */
+  reset(): void {
+    this.#parser.reset();
+  }
+
+  event(event: EventSourceMessage): void {
+    if (event.id) this.lastEventId = event.id;
+    if (!event.data || (event.event !== undefined && event.event !== 'message')) return;
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(JSON.parse(event.data));
+    } catch (error) {
+      this.#owner.warn(
+        new Error(
+          `The upstream sent an event that is not a JSON-RPC message; it was dropped (${error instanceof Error ? error.name : 'invalid'})`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
+    if (
+      this.requestId !== undefined &&
+      (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
+      message.id === this.requestId
+    )
+      this.answered = true;
+    this.#owner.deliver(message);
+  }
+
+  retry(ms: number): void {
+    this.#owner.retry(ms);
+  }
 }
 
 /**
@@ -102,6 +163,13 @@ export class SessionTransport implements Transport {
   /** The delay the server asked for before a stream is reconnected (`retry:`). */
   #serverRetryMs: number | undefined;
   #standalone: Promise<void> | undefined;
+  readonly #owner: StreamOwner = {
+    deliver: (message) => this.#deliver(message),
+    warn: (error) => this.onerror?.(error),
+    retry: (ms) => {
+      this.#serverRetryMs = Math.min(ms, MAX_RETRY_MS);
+    },
+  };
 
   constructor(url: URL, options: SessionTransportOptions = {}) {
     this.#url = url;
@@ -111,9 +179,11 @@ export class SessionTransport implements Transport {
     const { fetch: viaFetch, request } = options;
     this.#send =
       viaFetch === undefined && request !== undefined
-        ? (url, init) => request(url, init).then(answerOfMessage)
+        ? (url, init) => request(url, init).then((message) => new NodeAnswer(message))
         : (url, init) =>
-            (viaFetch ?? fetch)(url, { ...init, redirect: 'manual' } as RequestInit).then(answerOfResponse);
+            (viaFetch ?? fetch)(url, { ...init, redirect: 'manual' } as RequestInit).then(
+              (response) => new FetchAnswer(response),
+            );
   }
 
   get sessionId(): string | undefined {
@@ -154,13 +224,11 @@ export class SessionTransport implements Transport {
    * with the server's own requests and notifications before it); the promise settles when that
    * stream ends, and fails when it ends without the answer.
    */
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    try {
-      await this.#post(message, options);
-    } catch (error) {
-      if (options?.requestSignal?.aborted !== true && !this.#closed) this.onerror?.(error as Error);
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.#post(message, options).catch((error: Error) => {
+      if (options?.requestSignal?.aborted !== true && !this.#closed) this.onerror?.(error);
       throw error;
-    }
+    });
   }
 
   /** Ends the session at the upstream (`DELETE`); a server that keeps no sessions may answer 405. */
@@ -202,7 +270,18 @@ export class SessionTransport implements Transport {
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const signal = this.#signal(options?.requestSignal);
-    const response = await this.#request('POST', headers, JSON.stringify(message), signal);
+    return this.#request('POST', headers, JSON.stringify(message), signal).then((response) =>
+      this.#answered(message, response, options?.requestSignal),
+    );
+  }
+
+  /** What a POST's answer means: a session, nothing, JSON messages, or a stream to follow. */
+  async #answered(
+    message: JSONRPCMessage,
+    response: HttpAnswer,
+    requestSignal: AbortSignal | undefined,
+  ): Promise<void> {
+    const initialize = isInitializeRequest(message);
     if (!ok(response)) {
       await discard(response);
       throw httpError(response, SdkErrorCode.ClientHttpNotImplemented, 'take a message');
@@ -227,120 +306,85 @@ export class SessionTransport implements Transport {
         { contentType: type },
       );
     }
-    const stream: Stream = { requestId, answered: false };
-    await this.#follow(stream, response, options?.requestSignal);
+    // Returned, not awaited: the promise chain holds less than a suspended frame while a call waits.
+    return this.#follow(new Stream(this.#owner, requestId, requestSignal), response);
   }
 
   /**
-   * Reads one event stream, then resumes it while it must: the standalone stream always, a call's
-   * own stream when it carried event ids and its answer has not come. A call's stream that can no
-   * longer be resumed fails (its request with it).
+   * Reads one body of `stream`, then resumes the stream while it must: the standalone stream
+   * always, a call's own stream when it carried event ids and its answer has not come. Settles
+   * when the stream is over; fails when a call's stream can no longer be resumed (its request
+   * with it), or the upstream sent too much at once.
    */
-  async #follow(stream: Stream, response: HttpAnswer, requestSignal: AbortSignal | undefined): Promise<void> {
-    const over = () => stream.answered || this.#closed || requestSignal?.aborted === true;
-    let current: HttpAnswer | undefined = response;
-    let failed = 0;
-    for (;;) {
-      let broke: unknown;
-      if (current !== undefined) {
-        try {
-          await this.#read(stream, current);
-          failed = 0;
-        } catch (error) {
-          // A stream the upstream made too long is not asked for again.
-          if (over() || error instanceof EventTooLargeError) throw error;
-          broke = error;
-        }
-      }
-      if (over()) return;
-      const cause = broke === undefined ? '' : ` (${broke instanceof Error ? broke.message : String(broke)})`;
-      if (stream.requestId !== undefined && stream.lastEventId === undefined)
-        throw new Error(
-          `The upstream's event stream for request ${String(stream.requestId)} ended before its answer${cause || ' without an error'}, and named no event to resume it from; the call cannot complete, call again.`,
-          { cause: broke },
-        );
-      if (failed >= MAX_FAILED_RECONNECTS)
-        throw new Error(
-          `The upstream's event stream could not be reopened (${MAX_FAILED_RECONNECTS} attempts failed); call again.`,
-          { cause: broke },
-        );
-      if (broke !== undefined)
-        this.onerror?.(
-          new Error(`The upstream's event stream broke${cause}; reopening it.`, { cause: broke }),
-        );
-      await this.#wait(this.#retryDelay(failed));
-      if (over()) return;
-      current = undefined;
-      try {
-        current = await this.#get(stream.lastEventId, requestSignal);
-      } catch (error) {
-        if (over()) return;
-        failed++;
-        this.onerror?.(error as Error);
-        continue;
-      }
-      // 405: the server has no GET stream; a call's own stream cannot be resumed without one.
-      if (current === undefined) {
-        if (stream.requestId === undefined) return;
-        throw new Error(
-          `The upstream's event stream for request ${String(stream.requestId)} ended before its answer, and the upstream refuses the GET that resumes it (405); the call cannot complete, call again.`,
-        );
-      }
-    }
-  }
-
-  /** Reads one event stream to its end, handing each message on. */
-  async #read(stream: Stream, response: HttpAnswer): Promise<void> {
-    await readEventStream(
-      response,
-      {
-        event: (event) => {
-          if (event.id) stream.lastEventId = event.id;
-          if (!event.data || (event.event !== undefined && event.event !== 'message')) return;
-          let message: JSONRPCMessage;
-          try {
-            message = parseJSONRPCMessage(JSON.parse(event.data));
-          } catch (error) {
-            this.onerror?.(
-              new Error(
-                `The upstream sent an event that is not a JSON-RPC message; it was dropped (${error instanceof Error ? error.name : 'invalid'})`,
-                { cause: error },
-              ),
-            );
-            return;
-          }
-          if (
-            stream.requestId !== undefined &&
-            (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) &&
-            message.id === stream.requestId
-          )
-            stream.answered = true;
-          this.#deliver(message);
-        },
-        retry: (ms) => {
-          this.#serverRetryMs = Math.min(ms, MAX_RETRY_MS);
-        },
-      },
-      MAX_MESSAGE_CHARS,
+  #follow(stream: Stream, body: HttpAnswer): Promise<void> {
+    return body.read(stream).then(
+      () => this.#ended(stream, undefined),
+      (error: unknown) => this.#ended(stream, error),
     );
   }
 
-  /** Opens the standalone GET stream and follows it; settles the returned promise once it is open (or not). */
+  #over(stream: Stream): boolean {
+    return stream.answered || this.#closed || stream.signal?.aborted === true;
+  }
+
+  #ended(stream: Stream, broke: unknown): Promise<void> | undefined {
+    stream.reset();
+    if (this.#over(stream)) return undefined;
+    if (broke instanceof EventTooLargeError) throw broke;
+    const cause = broke === undefined ? '' : ` (${broke instanceof Error ? broke.message : String(broke)})`;
+    if (stream.requestId !== undefined && stream.lastEventId === undefined)
+      throw new Error(
+        `The upstream's event stream for request ${String(stream.requestId)} ended before its answer${cause || ' without an error'}, and named no event to resume it from; the call cannot complete, call again.`,
+        { cause: broke },
+      );
+    if (broke !== undefined)
+      this.onerror?.(new Error(`The upstream's event stream broke${cause}; reopening it.`, { cause: broke }));
+    stream.failed = 0;
+    return this.#resume(stream);
+  }
+
+  #resume(stream: Stream): Promise<void> {
+    if (stream.failed >= MAX_FAILED_RECONNECTS)
+      return Promise.reject(
+        new Error(
+          `The upstream's event stream could not be reopened (${MAX_FAILED_RECONNECTS} attempts failed); call again.`,
+        ),
+      );
+    return this.#wait(this.#retryDelay(stream.failed)).then(() => this.#reopen(stream));
+  }
+
+  #reopen(stream: Stream): Promise<void> | undefined {
+    if (this.#over(stream)) return undefined;
+    return this.#get(stream.lastEventId, stream.signal).then(
+      (body) => {
+        if (body !== undefined) return this.#follow(stream, body);
+        // 405: the server has no GET stream; a call's own stream cannot be resumed without one.
+        if (stream.requestId === undefined) return undefined;
+        throw new Error(
+          `The upstream's event stream for request ${String(stream.requestId)} ended before its answer, and the upstream refuses the GET that resumes it (405); the call cannot complete, call again.`,
+        );
+      },
+      (error: Error) => {
+        if (this.#over(stream)) return undefined;
+        stream.failed++;
+        this.onerror?.(error);
+        return this.#resume(stream);
+      },
+    );
+  }
+
+  /** Opens the standalone GET stream and follows it; the promise settles once it is open (or not). */
   #openStandalone(): Promise<void> {
-    let opened: () => void = () => {};
-    const open = new Promise<void>((resolve) => {
-      opened = resolve;
-    });
-    const stream: Stream = { answered: false };
-    void (async () => {
-      try {
-        const response = await this.#get(undefined, undefined).finally(opened);
-        if (response !== undefined) await this.#follow(stream, response, undefined);
-      } catch (error) {
-        if (!this.#closed) this.onerror?.(error as Error);
-      }
-    })();
-    return open;
+    const opening = this.#get(undefined, undefined);
+    opening
+      .then((body) => body && this.#follow(new Stream(this.#owner, undefined, undefined), body))
+      .catch((error: Error) => {
+        if (!this.#closed) this.onerror?.(error);
+      });
+    return opening.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** A GET for the session's event stream (from `lastEventId` when resuming); none if the server has none (405). */
@@ -370,8 +414,19 @@ export class SessionTransport implements Transport {
     return response;
   }
 
+  /**
+   * Hands a message to the client. An answer goes a microtask later: the SDK's `Protocol` runs a
+   * notification's handler a microtask after it arrives but settles an answer at once, and every
+   * event of a chunk arrives here at once, so a call's progress and logs sent before its answer
+   * would otherwise reach a call that is over (the SDK's own transport yields between events).
+   */
   #deliver(message: JSONRPCMessage): void {
-    if (!this.#closed) this.onmessage?.(message);
+    if (this.#closed) return;
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))
+      queueMicrotask(() => {
+        if (!this.#closed) this.onmessage?.(message);
+      });
+    else this.onmessage?.(message);
   }
 
   #baseHeaders(withSession = true): Record<string, string> {
@@ -503,13 +558,15 @@ function mediaType(header: string | undefined): string | undefined {
 async function readText(response: HttpAnswer, maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  await response.read((bytes) => {
-    size += bytes.byteLength;
-    if (size > maxBytes)
-      throw new Error(
-        `the upstream sent a body of more than ${maxBytes} bytes (the most the gateway reads of one message); it was dropped, so shorten what the upstream sends at once`,
-      );
-    chunks.push(bytes);
+  await response.read({
+    chunk(bytes) {
+      size += bytes.byteLength;
+      if (size > maxBytes)
+        throw new Error(
+          `the upstream sent a body of more than ${maxBytes} bytes (the most the gateway reads of one message); it was dropped, so shorten what the upstream sends at once`,
+        );
+      chunks.push(bytes);
+    },
   });
   return Buffer.concat(chunks).toString('utf8');
 }
