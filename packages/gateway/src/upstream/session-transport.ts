@@ -1,8 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import {
   type FetchLike,
-  isInitializedNotification,
-  isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
@@ -58,6 +56,8 @@ export interface SessionTransportOptions {
   readonly request?: (url: URL, init: UpstreamRequest) => Promise<IncomingMessage>;
   /** How requests are sent otherwise (an OAuth session's fetch); default the global fetch. */
   readonly fetch?: FetchLike;
+  /** The longest message taken from the upstream, in characters (default: the largest result the gateway passes on, and its envelope). */
+  readonly maxMessageChars?: number;
 }
 
 /** What the streams of a transport tell it. */
@@ -83,12 +83,13 @@ class Stream implements EventSink, ChunkSink {
 
   constructor(
     owner: StreamOwner,
+    maxChars: number,
     /** The request whose answer comes on it; none for the standalone stream. */
     readonly requestId: RequestId | undefined,
     readonly signal: AbortSignal | undefined,
   ) {
     this.#owner = owner;
-    this.#parser = new EventStreamParser(this, MAX_MESSAGE_CHARS);
+    this.#parser = new EventStreamParser(this, maxChars);
   }
 
   chunk(bytes: Uint8Array): void {
@@ -157,6 +158,7 @@ export class SessionTransport implements Transport {
   readonly #url: URL;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #send: (url: URL, init: UpstreamRequest) => Promise<HttpAnswer>;
+  readonly #maxChars: number;
   #abort: AbortController | undefined;
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
@@ -176,6 +178,7 @@ export class SessionTransport implements Transport {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
     this.#headers = headers;
+    this.#maxChars = options.maxMessageChars ?? MAX_MESSAGE_CHARS;
     const { fetch: viaFetch, request } = options;
     this.#send =
       viaFetch === undefined && request !== undefined
@@ -263,7 +266,7 @@ export class SessionTransport implements Transport {
   async #post(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
     if (options?.resumptionToken !== undefined)
       throw new Error('This transport resumes streams by itself; send without a resumptionToken.');
-    const initialize = isInitializeRequest(message);
+    const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
     const headers = this.#baseHeaders(!initialize);
     for (const [name, value] of Object.entries(options?.headers ?? {}))
       if (!RESERVED.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
@@ -281,7 +284,7 @@ export class SessionTransport implements Transport {
     response: HttpAnswer,
     requestSignal: AbortSignal | undefined,
   ): Promise<void> {
-    const initialize = isInitializeRequest(message);
+    const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
     if (!ok(response)) {
       await discard(response);
       throw httpError(response, SdkErrorCode.ClientHttpNotImplemented, 'take a message');
@@ -290,12 +293,13 @@ export class SessionTransport implements Transport {
     const requestId = isJSONRPCRequest(message) ? message.id : undefined;
     if (response.status === 202 || requestId === undefined) {
       await discard(response);
-      if (isInitializedNotification(message)) this.#standalone = this.#openStandalone();
+      if ('method' in message && message.method === 'notifications/initialized')
+        this.#standalone = this.#openStandalone();
       return;
     }
     const type = mediaType(response.header('content-type'));
     if (type === 'application/json') {
-      for (const item of messagesOf(await readText(response, MAX_MESSAGE_CHARS))) this.#deliver(item);
+      for (const item of messagesOf(await readText(response, this.#maxChars))) this.#deliver(item);
       return;
     }
     if (type !== 'text/event-stream') {
@@ -307,7 +311,7 @@ export class SessionTransport implements Transport {
       );
     }
     // Returned, not awaited: the promise chain holds less than a suspended frame while a call waits.
-    return this.#follow(new Stream(this.#owner, requestId, requestSignal), response);
+    return this.#follow(new Stream(this.#owner, this.#maxChars, requestId, requestSignal), response);
   }
 
   /**
@@ -377,7 +381,9 @@ export class SessionTransport implements Transport {
   #openStandalone(): Promise<void> {
     const opening = this.#get(undefined, undefined);
     opening
-      .then((body) => body && this.#follow(new Stream(this.#owner, undefined, undefined), body))
+      .then(
+        (body) => body && this.#follow(new Stream(this.#owner, this.#maxChars, undefined, undefined), body),
+      )
       .catch((error: Error) => {
         if (!this.#closed) this.onerror?.(error);
       });
