@@ -1,6 +1,13 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequestArgs,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createConnection, isIP, type NetConnectOpts, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { type ConnectionOptions, connect as connectTls } from 'node:tls';
 import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Statuses a response has no body with (a `Response` refuses one). */
@@ -70,7 +77,12 @@ export class UpstreamFetch {
         {
           method,
           headers,
-          agent: https ? this.#https : this.#http,
+          // The session's event stream (a GET of the transport's own) lives as long as its session:
+          // it gets a connection of its own, made here, not one of the pool, whose listeners keep
+          // a copy of the request's options on each socket (about 2 KB a held call).
+          ...(lean && method === 'GET'
+            ? { createConnection: https ? tlsConnection : tcpConnection, defaultPort: https ? 443 : 80 }
+            : { agent: https ? this.#https : this.#http }),
           ...(!lean && signal && { signal }),
         },
         (response) => {
@@ -103,6 +115,17 @@ export interface UpstreamRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Uint8Array | undefined;
   readonly signal?: AbortSignal | undefined;
+}
+
+function tcpConnection(options: ClientRequestArgs): Socket {
+  return createConnection(options as NetConnectOpts);
+}
+
+/** As the https agent connects: the certificate checked (Node's default) and the host name sent (SNI). */
+function tlsConnection(options: ClientRequestArgs): Socket {
+  const host = (options.host ?? 'localhost').replace(/^\[|\]$/g, '');
+  const tls = options as ConnectionOptions;
+  return connectTls(isIP(host) === 0 ? { ...tls, servername: host } : tls);
 }
 
 function abortError(signal: AbortSignal): Error {
