@@ -53,9 +53,10 @@ export class UpstreamFetch {
   };
 
   /**
-   * A request answered as `node:http` gives it: no `Response`, no web stream, and an abort signal
-   * followed by one listener (the fetch's signal handling and `Readable.toWeb` cost an open event
-   * stream a few KB more, and a held call keeps two open). Redirects are not followed.
+   * A request answered as `node:http` gives it: no `Response`, no web stream (the fetch's signal
+   * handling and `Readable.toWeb` cost an open event stream a few KB more, and a held call keeps
+   * two open). `signal` aborts it until its answer arrives; from then on the caller owns the answer
+   * (`destroy` it to stop). Redirects are not followed.
    */
   readonly request = (url: URL, init: UpstreamRequest): Promise<IncomingMessage> =>
     this.#send(url, init, true);
@@ -87,18 +88,17 @@ export class UpstreamFetch {
         },
         (response) => {
           answered = true;
+          if (abort !== undefined) signal?.removeEventListener('abort', abort);
           resolve(response);
         },
       );
-      if (lean && signal) {
-        const abort = () => request.destroy(abortError(signal));
-        signal.addEventListener('abort', abort, { once: true });
-        request.once('close', () => signal.removeEventListener('abort', abort));
-      }
+      const abort = lean && signal ? () => request.destroy(abortError(signal)) : undefined;
+      if (abort !== undefined) signal?.addEventListener('abort', abort, { once: true });
       request.on('error', (error: NodeJS.ErrnoException) => {
         // A kept connection the server closed as the request went out (it never read it): sent
         // again on another, as Node's documentation advises for keep-alive.
         if (answered) return;
+        if (abort !== undefined) signal?.removeEventListener('abort', abort);
         if (request.reusedSocket && retries > 0 && !signal?.aborted && STALE.has(error.code ?? ''))
           return resolve(this.#send(url, init, lean, retries - 1));
         // As the global fetch fails: an abort as itself, anything else as `fetch failed` with its cause.
