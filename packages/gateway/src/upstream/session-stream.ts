@@ -5,8 +5,7 @@ import {
   parseJSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/client';
-import type { EventSourceMessage } from 'eventsource-parser';
-import { type EventSink, EventStreamParser } from './event-stream.js';
+import { type EventSink, EventStreamParser, type ServerSentEvent } from './event-stream.js';
 import type { BodySink, HttpAnswer } from './http-answer.js';
 
 /** What the streams of a transport tell it. */
@@ -25,8 +24,6 @@ export interface StreamOwner {
  * a class told by callbacks, with no closures or promise chain of its own (ARCHITECTURE.md, Memory).
  */
 export class SessionStream implements EventSink, BodySink {
-  /** The last event id it carried (it is resumed from there). */
-  lastEventId: string | undefined;
   answered = false;
   /** Attempts to reopen it that failed in a row. */
   failed = 0;
@@ -49,6 +46,11 @@ export class SessionStream implements EventSink, BodySink {
     this.#parser = new EventStreamParser(this, maxChars);
     this.#resolve = settle?.resolve;
     this.#reject = settle?.reject;
+  }
+
+  /** The last event id it carried (it is resumed from there). */
+  get lastEventId(): string | undefined {
+    return this.#parser.lastEventId;
   }
 
   /** Reads `body` as the stream's next. */
@@ -82,9 +84,8 @@ export class SessionStream implements EventSink, BodySink {
     else this.#owner.warn(error);
   }
 
-  event(event: EventSourceMessage): void {
-    if (event.id) this.lastEventId = event.id;
-    if (!event.data || (event.event !== undefined && event.event !== 'message')) return;
+  event(event: ServerSentEvent): void {
+    if (event.data === '' || event.event !== 'message') return;
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(JSON.parse(event.data));
