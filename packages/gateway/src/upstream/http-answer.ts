@@ -56,15 +56,19 @@ export class NodeAnswer implements HttpAnswer {
         this.#end(error);
       }
     });
-    message.once('error', (error) => this.#end(error));
-    // Closed before its end: the connection broke (as `aborted` says on older Node versions).
-    message.once('close', () =>
+    // One listener for both: closed before its end, the connection broke (as `aborted` says on
+    // older Node versions).
+    const ended = (error?: Error) =>
       this.#end(
-        message.complete
-          ? undefined
-          : Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' }),
-      ),
-    );
+        error ??
+          (message.complete
+            ? undefined
+            : Object.assign(new Error('the connection closed before the body ended'), {
+                code: 'ECONNRESET',
+              })),
+      );
+    message.once('error', ended);
+    message.once('close', ended);
   }
 
   close(): void {
