@@ -36,6 +36,8 @@ const MAX_REDIRECTS = 5;
 const FIRST_RETRY_MS = 1_000;
 const RETRY_GROWTH = 1.5;
 const MAX_RETRY_MS = 30_000;
+/** The shortest delay a server's `retry` may ask for (a stream ended at once is not asked for again in a loop). */
+const MIN_RETRY_MS = 100;
 const MAX_FAILED_RECONNECTS = 2;
 /** Headers the transport sets itself; a message's own headers never replace them. */
 const RESERVED = new Set([
@@ -76,7 +78,7 @@ export interface SessionTransportOptions {
  * `mcp-session-id`, `mcp-protocol-version` and the configured headers) and reads a JSON or
  * event-stream answer; opens the standalone GET stream after `notifications/initialized` (a 405
  * means the server has none); resumes a stream that ends unanswered with `Last-Event-ID` when it
- * carried event ids (and the GET stream whenever it ends), honouring the server's `retry`; follows
+ * carried event ids (and the GET stream whenever it ends), honouring the server's `retry` (0.1 to 30 s); follows
  * redirects within the origin; and ends the session upstream with `DELETE` on `terminateSession`.
  * What the upstream sends is capped (a message of at most the gateway's largest result); a call
  * whose stream ends without its answer and cannot be resumed fails with an error saying so, at
@@ -111,7 +113,7 @@ export class SessionTransport implements Transport {
       if (!this.#closed) this.onerror?.(error);
     },
     retry: (ms) => {
-      this.#serverRetryMs = Math.min(ms, MAX_RETRY_MS);
+      this.#serverRetryMs = Math.min(Math.max(ms, MIN_RETRY_MS), MAX_RETRY_MS);
     },
     ended: (stream, error) => this.#ended(stream, error),
   };
