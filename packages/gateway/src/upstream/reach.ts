@@ -27,7 +27,8 @@ const STDERR_LINE_CHARS = 2_000;
  * The target and options for an upstream. Over HTTP the gateway sends the configured headers and,
  * when configured, signs in with its own credentials (`oauth`): never the host's token, which the
  * spec forbids passing through. `fetch` is the gateway's own `UpstreamFetch` unless the caller gave
- * one: then 2025 sessions send on `node:http` directly (`request`). A stdio upstream's stderr goes to `log`, one line at a time, capped.
+ * one; with it and no sign-in, 2025 sessions send on `node:http` directly (`request`). A stdio
+ * upstream's stderr goes to `log`, one line at a time, capped.
  */
 export function reachOf(
   config: UpstreamConfig,
