@@ -36,9 +36,9 @@ const MAX_REDIRECTS = 5;
 const FIRST_RETRY_MS = 1_000;
 const RETRY_GROWTH = 1.5;
 const MAX_RETRY_MS = 30_000;
+const MAX_FAILED_RECONNECTS = 2;
 /** The shortest delay a server's `retry` may ask for (a stream ended at once is not asked for again in a loop). */
 const MIN_RETRY_MS = 100;
-const MAX_FAILED_RECONNECTS = 2;
 /** Headers the transport sets itself; a message's own headers never replace them. */
 const RESERVED = new Set([
   'authorization',
