@@ -1,7 +1,8 @@
 /**
- * The memory guard CI runs (`npm run bench:memory`, from `.ci/run`): three of the bench's memory rows,
- * measured short on this build's Parley bench server, each against a generous bound, so a change
- * that makes a pending 2025-era question, an idle session or a round's garbage cost much more fails
+ * The memory guard CI runs (`npm run bench:memory`, from `.ci/run`): four of the bench's memory rows,
+ * measured short on this build's Parley bench server (and gateway), each against a generous bound, so
+ * a change that makes a pending 2025-era question, an idle session, a round's garbage or a call
+ * parked in the gateway cost much more fails
  * CI instead of hiding until the next full bench. It prints each figure beside its bound, and exits 1
  * when one is over.
  *
@@ -19,13 +20,20 @@ import { parseArgs } from 'node:util';
 import { measurePromoted } from './profile/promoted.js';
 import { SERVER_MAIN, ServerProcess } from './servers/spawn.js';
 import { answeredSession, reading, silentSession, waitUntil } from './workloads/memory.js';
+import { measureParkedCalls } from './workloads/parked-calls.js';
 import { measureSessionMemory } from './workloads/session-memory.js';
 
 /**
  * The bounds: about 1.25× what the published bench read (a pending question 16.5 KB, an idle
- * session 11.3 KB, 1,132 KB promoted per scavenge at c16), so only a real regression crosses them.
+ * session 11.3 KB, 1,132 KB promoted per scavenge at c16, a parked call 32.2 KB), so only a real
+ * regression crosses them.
  */
-export const MEMORY_BOUNDS = { pendingQuestionKb: 20, idleSessionKb: 14, promotedKb: 1_450 } as const;
+export const MEMORY_BOUNDS = {
+  pendingQuestionKb: 20,
+  idleSessionKb: 14,
+  promotedKb: 1_450,
+  parkedCallKb: 40,
+} as const;
 
 const { values } = parseArgs({ options: { base: { type: 'string' } } });
 
@@ -105,10 +113,41 @@ async function promotedKb(main: string, label: string): Promise<Row> {
   };
 }
 
-/** Measures the three rows of one build and prints them; answers how many are over their bound. */
+/** Heap per call parked in the gateway (a 2025 upstream's call held while a 2026-07-28 host answers): 200 beyond 50. */
+async function parkedCallKb(main: string): Promise<Row> {
+  const upstream = await ServerProcess.start('parley', {
+    main,
+    env: { BENCH_MAX_SESSIONS: '1000', BENCH_QUESTION_TIMEOUT_MS: '600000' },
+  });
+  const gateway = await ServerProcess.start('gateway', {
+    main,
+    env: { BENCH_UPSTREAM_URL: upstream.url, BENCH_UPSTREAM_ERA: '2025-11-25' },
+  });
+  try {
+    const parked = await measureParkedCalls(gateway, upstream, 200, 50);
+    const bound = MEMORY_BOUNDS.parkedCallKb;
+    const detail = '200 parked beyond 50, in the gateway';
+    return {
+      name: 'call parked in the gateway',
+      value: parked.gateway.heapKbEach,
+      bound,
+      unit: 'KB',
+      detail,
+    };
+  } finally {
+    await Promise.all([gateway.stop(), upstream.stop()]);
+  }
+}
+
+/** Measures the four rows of one build and prints them; answers how many are over their bound. */
 async function guard(label: string, main: string): Promise<{ passed: number; failed: number }> {
   console.log(`memory guard, ${label} (Parley bench server; heap after a full GC):`);
-  const rows = [await pendingQuestionKb(main), await idleSessionKb(main), await promotedKb(main, label)];
+  const rows = [
+    await pendingQuestionKb(main),
+    await idleSessionKb(main),
+    await promotedKb(main, label),
+    await parkedCallKb(main),
+  ];
   let failed = 0;
   for (const row of rows) {
     const over = row.value > row.bound;

@@ -41,6 +41,12 @@ export interface SdkConnectOptions {
   readonly headers?: Record<string, string>;
   /** HTTP: the fetch to use (e.g. an OAuth session's). */
   readonly fetch?: FetchLike;
+  /**
+   * The transport to connect over, instead of the one made for the target (the target then only
+   * names the server in errors; `headers`, `fetch` and the stdio options are the transport's
+   * business).
+   */
+  readonly transport?: Transport;
   /** stdio: extra environment, on top of the SDK's safe default set. */
   readonly env?: Record<string, string>;
   /** stdio: the server's working directory. */
@@ -91,7 +97,7 @@ export async function connectSdk(
     }),
   });
   options.prepare?.(sdk);
-  const transport = createTransport(parsed, options);
+  const transport = options.transport ?? createTransport(parsed, options);
   const startedAt = performance.now();
   try {
     await sdk.connect(transport, { timeout: requestTimeoutMs });

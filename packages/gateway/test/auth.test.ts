@@ -11,7 +11,9 @@ describe('auth on both sides of the gateway', () => {
   let brightgrid: BrightgridWithId;
   let running: RunningGateway;
   let protectedGateway: RunningGateway;
+  let legacy: RunningGateway;
   const sentUpstream: string[] = [];
+  const sentOnSessions: string[] = [];
   beforeAll(async () => {
     brightgrid = await startBrightgridWithId();
     // What the gateway sends upstream, read off the wire it uses.
@@ -30,13 +32,24 @@ describe('auth on both sides of the gateway', () => {
         },
       },
     };
-    [running, protectedGateway] = await Promise.all([
+    // The same upstream spoken to in 2025-11-25: each call on a 2025 session of its own, whose
+    // transport sends through the signed-in fetch.
+    const recordingSessions: typeof fetch = async (input, init) => {
+      if (typeof init?.body === 'string' && init.body.includes('"tools/call"'))
+        sentOnSessions.push(new Headers(init.headers).get('authorization') ?? '');
+      return fetch(input, init);
+    };
+    [running, protectedGateway, legacy] = await Promise.all([
       startGateway({ upstreams }, { fetch: { store: recording } }),
       startGateway({ upstreams, auth: { issuer: brightgrid.issuer } }),
+      startGateway(
+        { upstreams: { store: { ...upstreams.store, era: '2025-11-25' } } },
+        { fetch: { store: recordingSessions } },
+      ),
     ]);
   });
   afterAll(async () => {
-    await Promise.all([running?.stop(), protectedGateway?.stop()]);
+    await Promise.all([running?.stop(), protectedGateway?.stop(), legacy?.stop()]);
     await brightgrid?.stop();
   });
 
@@ -61,6 +74,17 @@ describe('auth on both sides of the gateway', () => {
     }
     expect(sentUpstream.length).toBeGreaterThan(0);
     expect(sentUpstream.some((value) => value.includes(hostToken))).toBe(false);
+  });
+
+  it('signs in on the 2025 session a call of a 2025-era upstream gets, its tools/call with the token', async () => {
+    const client = await connect(legacy.url, { ui: scripted({}) });
+    try {
+      expect(textOf(await client.callTool('list_bookings'))).toMatch(/Order #1001/);
+    } finally {
+      await client.close();
+    }
+    expect(sentOnSessions.length).toBeGreaterThan(0);
+    for (const authorization of sentOnSessions) expect(authorization).toMatch(/^DPoP /);
   });
 
   it('as a protected resource, refuses a host without a token and names its authorization server', async () => {

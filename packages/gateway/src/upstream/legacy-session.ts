@@ -1,14 +1,11 @@
-import type { Client, ClientCapabilities, FetchLike, Transport } from '@modelcontextprotocol/client';
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  StreamableHTTPClientTransport,
-} from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, Transport } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { connectSdk, type SdkConnectOptions } from '@parley/client/raw';
 import type { Json } from '@parley/server';
 import { answerError, LiveCall } from '../held/live-call.js';
 import type { UpstreamRequest } from '../leg/step.js';
 import { isUnreachable } from './reachability.js';
+import { SessionTransport, type SessionTransportOptions } from './session-transport.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
@@ -45,27 +42,32 @@ export class LegacySession {
    */
   static async open(
     target: string | readonly string[],
-    options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era'>,
+    options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era'> & {
+      /** HTTP: send on `node:http` directly (`UpstreamFetch.request`) rather than through `fetch`. */
+      readonly request?: SessionTransportOptions['request'];
+    },
     capabilities: ClientCapabilities,
   ): Promise<LegacySession> {
     const session = new LegacySession();
-    let standalone: Promise<unknown> | undefined;
-    const send = options.fetch ?? fetch;
-    const watched: FetchLike = (input, init) => {
-      const response = send(input, init);
-      if (init?.method === 'GET') standalone ??= response.catch(() => undefined);
-      return response;
-    };
+    const { request, ...connect } = options;
+    const http =
+      typeof target === 'string'
+        ? new SessionTransport(new URL(target), {
+            ...(options.headers !== undefined && { headers: options.headers }),
+            ...(request !== undefined
+              ? { request }
+              : options.fetch !== undefined && { fetch: options.fetch }),
+          })
+        : undefined;
     const connected = await connectSdk(target, {
-      ...options,
-      ...(typeof target === 'string' && { fetch: watched }),
+      ...connect,
+      ...(http !== undefined && { transport: http }),
       era: 'handshake',
       capabilities,
       prepare: (sdk) => session.#prepare(sdk),
     });
-    // The SDK asks for the stream once the upstream accepted `notifications/initialized`.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (standalone !== undefined) await Promise.race([standalone, delay(STANDALONE_WAIT_MS)]);
+    // The transport asks for the stream once the upstream accepted `notifications/initialized`.
+    if (http !== undefined) await Promise.race([http.standaloneOpened, delay(STANDALONE_WAIT_MS)]);
     session.#sdk = connected.sdk;
     session.#transport = connected.transport;
     session.protocolVersion = connected.protocolVersion;
@@ -133,7 +135,7 @@ export class LegacySession {
     this.onclose?.();
     const sdk = this.#sdk;
     const transport = this.#transport;
-    if (transport instanceof StreamableHTTPClientTransport) {
+    if (transport instanceof SessionTransport) {
       // Closing the client aborts a DELETE the upstream is slow to answer.
       const giveUp = setTimeout(() => void sdk?.close().catch(() => {}), TERMINATE_MS);
       await transport.terminateSession().catch(() => {});

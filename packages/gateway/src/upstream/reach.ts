@@ -9,11 +9,15 @@ import {
   type UpstreamEra,
   type UpstreamOAuthConfig,
 } from '../config/schema.js';
+import type { SessionTransportOptions } from './session-transport.js';
+import { UpstreamFetch } from './upstream-fetch.js';
 
 /** How to reach one upstream: the target and the connection options (not the era, nor capabilities). */
 export interface Reach {
   readonly target: string | readonly string[];
   readonly options: Omit<SdkConnectOptions, 'capabilities' | 'prepare' | 'era' | 'protocolVersions'>;
+  /** HTTP without a sign-in or a fetch of the caller's: how 2025 sessions send on `node:http` directly. */
+  readonly request?: SessionTransportOptions['request'];
 }
 
 /** A longest stderr line of an upstream process the gateway logs, in characters. */
@@ -22,12 +26,20 @@ const STDERR_LINE_CHARS = 2_000;
 /**
  * The target and options for an upstream. Over HTTP the gateway sends the configured headers and,
  * when configured, signs in with its own credentials (`oauth`): never the host's token, which the
- * spec forbids passing through. A stdio upstream's stderr goes to `log`, one line at a time, capped.
+ * spec forbids passing through. `fetch` is the gateway's own `UpstreamFetch` unless the caller gave
+ * one; with it and no sign-in, 2025 sessions send on `node:http` directly (`request`). A stdio
+ * upstream's stderr goes to `log`, one line at a time, capped.
  */
-export function reachOf(config: UpstreamConfig, log: (line: string) => void, fetch?: FetchLike): Reach {
+export function reachOf(
+  config: UpstreamConfig,
+  log: (line: string) => void,
+  fetch?: FetchLike | UpstreamFetch,
+): Reach {
   const timeout = config.timeoutMs === undefined ? {} : { requestTimeoutMs: config.timeoutMs };
   if (isHttpUpstream(config)) {
-    const signedIn = config.oauth === undefined ? fetch : signInFetch(config.oauth, fetch);
+    const own = fetch instanceof UpstreamFetch ? fetch : undefined;
+    const given = own?.fetch ?? (fetch as FetchLike | undefined);
+    const signedIn = config.oauth === undefined ? given : signInFetch(config.oauth, given);
     return {
       target: config.url,
       options: {
@@ -35,6 +47,7 @@ export function reachOf(config: UpstreamConfig, log: (line: string) => void, fet
         ...(config.headers !== undefined && { headers: { ...config.headers } }),
         ...(signedIn !== undefined && { fetch: signedIn }),
       },
+      ...(own !== undefined && config.oauth === undefined && { request: own.request }),
     };
   }
   return {

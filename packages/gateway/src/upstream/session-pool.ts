@@ -118,7 +118,11 @@ export class SessionPool {
       );
     const opening = LegacySession.open(
       this.#reach.target,
-      { ...this.#reach.options, ...this.#options },
+      {
+        ...this.#reach.options,
+        ...this.#options,
+        ...(this.#reach.request !== undefined && { request: this.#reach.request }),
+      },
       capabilities,
     ).catch((error: unknown) => {
       throw this.#failure(error);

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamFetch } from './upstream-fetch.js';
 
@@ -142,5 +147,69 @@ describe('UpstreamFetch', () => {
     const refused = closed.fetch(`http://127.0.0.1:${port}/mcp`, manual());
     await expect(refused).rejects.toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
     closed.close();
+  });
+
+  it('sends the transport’s own GET on a connection of its own, and its other requests on the pool', async () => {
+    const stream = await upstream.request(new URL(`${base}/events`), {
+      method: 'GET',
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(seen.at(-1)!.headers.connection).toBe('close');
+    stream.destroy();
+    const posted = await upstream.request(new URL(`${base}/json`), {
+      method: 'POST',
+      headers: {},
+      body: '{}',
+    });
+    posted.resume();
+    expect(seen.at(-1)!.headers.connection).toBe('keep-alive');
+  });
+
+  it('makes that connection over TLS as the https agent would: the host name sent, the certificate checked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parley-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const names: string[] = [];
+    const tls = createTlsServer({
+      key: readFileSync(join(dir, 'key.pem')),
+      cert: readFileSync(join(dir, 'cert.pem')),
+      SNICallback: (name, done) => {
+        names.push(name);
+        done(null);
+      },
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const port = (tls.address() as AddressInfo).port;
+    try {
+      // A self-signed certificate is refused: the check is on, and the request went to this port.
+      const refused = upstream.request(new URL(`https://localhost:${port}/mcp`), {
+        method: 'GET',
+        headers: {},
+      });
+      await expect(refused).rejects.toMatchObject({ cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+      expect(names).toEqual(['localhost']);
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -126,7 +126,7 @@ export class Upstream {
     this.#reach = reachOf(
       config,
       (line) => deps.log('debug', `${name} (stderr): ${JSON.stringify(line)}`),
-      deps.fetch ?? this.#fetch?.fetch,
+      deps.fetch ?? this.#fetch,
     );
     this.#sessions = new SessionPool({
       upstream: name,
