@@ -117,11 +117,13 @@ console.log(
     `(machine load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
 );
 console.log('');
-console.log('| Target | flows/s | CPU µs a round (process called) | upstream CPU µs a round |');
-console.log('| --- | --- | --- | --- |');
+console.log(
+  '| Target | flows/s | CPU µs a round (process called) | upstream CPU µs a round | requestState chars |',
+);
+console.log('| --- | --- | --- | --- | --- |');
 for (const name of names)
   console.log(
-    `| ${name} | ${med(name, flows).toFixed(0)} | ${med(name, cpu).toFixed(1)} | ${med(name, (r) => r.upstreamCpuPerRoundUs).toFixed(1)} |`,
+    `| ${name} | ${med(name, flows).toFixed(0)} | ${med(name, cpu).toFixed(1)} | ${med(name, (r) => r.upstreamCpuPerRoundUs).toFixed(1)} | ${med(name, (r) => r.run.maxStateChars)} |`,
   );
 console.log('');
 console.log(`gateway / direct flows/s, turn by turn: ${pairedRatio('gateway', 'direct', flows).toFixed(3)}×`);
