@@ -1,6 +1,6 @@
 import {
-  isJSONRPCRequest,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/client';
 
@@ -23,7 +23,7 @@ const SENTINEL_END = '?=';
  * header reaches a 2025 exchange.
  */
 export function modernHeaders(message: JSONRPCMessage): Record<string, string> | undefined {
-  if (!isJSONRPCRequest(message)) return undefined;
+  if (!isRequest(message)) return undefined;
   const params = message.params as Record<string, unknown> | undefined;
   const meta = params?._meta as Record<string, unknown> | undefined;
   const version = meta?.[PROTOCOL_VERSION_META_KEY];
@@ -47,6 +47,14 @@ export function headerValue(value: string): string {
   return plainFieldValue(value)
     ? value
     : `${SENTINEL_START}${Buffer.from(value, 'utf8').toString('base64')}${SENTINEL_END}`;
+}
+
+/**
+ * Whether a message the client sends is a request (it has a method and an id): told by shape, as
+ * the SDK's client made it; its own schema check would parse the whole message again per request.
+ */
+export function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message && message.id !== undefined;
 }
 
 function plainFieldValue(value: string): boolean {

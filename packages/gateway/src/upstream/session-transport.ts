@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import {
   type FetchLike,
   isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type RequestId,
@@ -26,7 +25,7 @@ import {
 } from './answer-reading.js';
 import { EventTooLargeError } from './event-stream.js';
 import { FetchAnswer, type HttpAnswer, NodeAnswer } from './http-answer.js';
-import { modernHeaders } from './modern-headers.js';
+import { isRequest, modernHeaders } from './modern-headers.js';
 import { SessionStream, type StreamOwner } from './session-stream.js';
 import type { UpstreamRequest } from './upstream-fetch.js';
 
@@ -226,7 +225,7 @@ export class SessionTransport implements Transport {
   ): Promise<void> {
     if (options?.resumptionToken !== undefined)
       throw new Error('This transport resumes streams by itself; send without a resumptionToken.');
-    const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
+    const initialize = isRequest(message) && message.method === 'initialize';
     const headers = this.#baseHeaders(!initialize);
     const modern = modernHeaders(message);
     if (modern !== undefined) Object.assign(headers, modern);
@@ -236,7 +235,7 @@ export class SessionTransport implements Transport {
     headers.accept = 'application/json, text/event-stream';
     const signal = this.#signal(options?.requestSignal);
     const answer = await this.#request('POST', headers, JSON.stringify(message), signal);
-    const requestId = isJSONRPCRequest(message) ? message.id : undefined;
+    const requestId = isRequest(message) ? message.id : undefined;
     if (!ok(answer)) {
       // 2026-07-28: a server refuses a request it cannot take with 400 and the JSON-RPC error as body.
       if (answer.status === 400 && modern !== undefined && requestId !== undefined) {
