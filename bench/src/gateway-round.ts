@@ -5,8 +5,8 @@
  * with the order rotating. With `--base DIR` (another checkout that ran `npm run build`), that
  * checkout's gateway runs in front of the same upstream as well, so each turn reads this build's
  * gateway against the base's under the same load: the ratio of each turn is printed, then the
- * median. With `--profile`, each turn's gateway (this build's) is profiled by its own V8 profiler and
- * its busy time charged to buckets as `bench:above-floor` charges a Parley round (see
+ * median. With `--profile`, each turn's gateway (and the base's) is profiled by its own V8 profiler
+ * and its busy time charged to buckets as `bench:above-floor` charges a Parley round (see
  * `profile/round-budget.ts`), the gateway's and client's folders named as well.
  *
  *   npm run bench:gateway-round -- --profile
@@ -83,7 +83,7 @@ async function measure(name: string, profiled: boolean): Promise<Reading> {
   if (!isCpuProfile(profile)) throw new Error(`${name} answered something that is not a CPU profile.`);
   if (values.save)
     writeFileSync(
-      join(REPO_ROOT, 'bench', 'results', `gateway-round-${readings[name]!.length}.cpuprofile`),
+      join(REPO_ROOT, 'bench', 'results', `gateway-round-${name}-${readings[name]!.length}.cpuprofile`),
       text,
     );
   return { run, upstreamCpuPerRoundUs, budget: roundBudget(profile, run.rounds, location) };
@@ -93,7 +93,7 @@ try {
   for (let i = 0; i < Number(values.turns); i++) {
     const order = names.map((_, at) => names[(at + i) % names.length]!);
     for (const name of order) {
-      const reading = await measure(name, values.profile && name === 'gateway');
+      const reading = await measure(name, values.profile && name !== 'direct');
       readings[name]!.push(reading);
       process.stderr.write(
         `turn ${i + 1}: ${name} ${reading.run.flowsPerSecond.toFixed(0)} flows/s, ` +
@@ -133,18 +133,26 @@ if (values.base) {
   console.log(`gateway / base CPU a round, turn by turn: ${pairedRatio('gateway', 'base', cpu).toFixed(3)}×`);
 }
 if (values.profile) {
-  const budgets = readings.gateway!.map((reading) => reading.budget!);
-  const buckets = [...new Set(budgets.flatMap((one) => one.buckets.map((row) => row.bucket)))];
+  const profiled = names.filter((name) => name !== 'direct');
+  const budgets = (name: string) => readings[name]!.map((reading) => reading.budget!);
+  const buckets = [
+    ...new Set(
+      profiled.flatMap((name) => budgets(name).flatMap((one) => one.buckets.map((row) => row.bucket))),
+    ),
+  ];
+  const usOf = (name: string, bucket: string) =>
+    median(budgets(name).map((one) => one.buckets.find((row) => row.bucket === bucket)?.us ?? 0));
   const rows = buckets
-    .map((bucket) => ({
-      bucket,
-      us: median(budgets.map((one) => one.buckets.find((row) => row.bucket === bucket)?.us ?? 0)),
-    }))
-    .sort((a, b) => b.us - a.us);
+    .map((bucket) => ({ bucket, us: profiled.map((name) => usOf(name, bucket)) }))
+    .sort((a, b) => b.us[0]! - a.us[0]!);
   console.log('');
-  console.log('| Where the gateway round goes (profiled) | µs a round |');
-  console.log('| --- | --- |');
-  for (const row of rows.filter((one) => one.us >= 1))
-    console.log(`| ${row.bucket} | ${row.us.toFixed(1)} |`);
-  console.log(`| **all** | **${median(budgets.map((one) => one.perRoundUs)).toFixed(1)}** |`);
+  console.log(
+    `| Where the gateway round goes (profiled) | ${profiled.map((name) => `${name} µs`).join(' | ')} |`,
+  );
+  console.log(`| --- | ${profiled.map(() => '---').join(' | ')} |`);
+  for (const row of rows.filter((one) => Math.max(...one.us) >= 1))
+    console.log(`| ${row.bucket} | ${row.us.map((us) => us.toFixed(1)).join(' | ')} |`);
+  console.log(
+    `| **all** | ${profiled.map((name) => `**${median(budgets(name).map((one) => one.perRoundUs)).toFixed(1)}**`).join(' | ')} |`,
+  );
 }
