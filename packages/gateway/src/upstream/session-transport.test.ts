@@ -195,6 +195,11 @@ describe.each(WAYS)('SessionTransport, sending on %s', (_way, via) => {
       sent.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', ...meta } }),
     ).rejects.toThrow(/HTTP 400/);
     await expect(sent.send(request(3))).rejects.toThrow(/HTTP 400/);
+    // A refusal's body is read up to 64 KB: a longer one is no answer either.
+    body = (id) => ({ ...refusal(id), error: { code: -32001, message: 'x'.repeat(70_000) } });
+    await expect(
+      sent.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x', ...meta } }),
+    ).rejects.toThrow(/HTTP 400/);
     expect(messages).toHaveLength(1);
   });
 

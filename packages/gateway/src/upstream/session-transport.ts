@@ -31,6 +31,8 @@ import type { UpstreamRequest } from './upstream-fetch.js';
 
 /** The longest message taken from an upstream: the largest result the gateway passes on, and its envelope. */
 const MAX_MESSAGE_CHARS = MAX_RESULT_BYTES + 64 * 1024;
+/** The most read of a 2026-07-28 refusal's body (its JSON-RPC error); a longer one is no answer. */
+const MAX_REFUSAL_CHARS = 64 * 1024;
 /** Same-origin redirects followed for one request, at most. */
 const MAX_REDIRECTS = 5;
 /** Reconnecting a stream: the first delay, its growth, its ceiling, and failed attempts in a row allowed. */
@@ -239,7 +241,7 @@ export class SessionTransport implements Transport {
     if (!ok(answer)) {
       // 2026-07-28: a server refuses a request it cannot take with 400 and the JSON-RPC error as body.
       if (answer.status === 400 && modern !== undefined && requestId !== undefined) {
-        const refusal = errorAnswering(requestId, await readText(answer, this.#maxChars).catch(() => ''));
+        const refusal = errorAnswering(requestId, await readText(answer, MAX_REFUSAL_CHARS).catch(() => ''));
         if (refusal !== undefined) {
           this.#deliver(refusal);
           return resolve();
