@@ -28,6 +28,9 @@ const RUNTIME_FILES: readonly [RegExp, string][] = [
   [/^node:internal\/(timers|async_hooks)/, 'runtime: timers'],
 ];
 
+/** Parley's packages whose folders are buckets of their own (a Parley server's two, the gateway's four). */
+const PARLEY_PACKAGES = new Set(['@parley/server', '@parley/core', '@parley/client', '@parley/gateway']);
+
 /** The bucket of a first-party frame: a Parley source folder, the SDK, or the bench's own tool. */
 function firstPartyBucket(
   url: string,
@@ -35,11 +38,13 @@ function firstPartyBucket(
   location: (url: string) => string,
 ): string | undefined {
   const origin = originOf(url, functionName);
-  if (origin === '@parley/server' || origin === '@parley/core') {
+  if (PARLEY_PACKAGES.has(origin)) {
     const path = location(url);
-    const folder = /packages\/(server|core)\/(?:src|dist)\/([^/]+)\//.exec(path);
+    const folder = /packages\/(server|core|client|gateway)\/(?:src|dist)\/([^/]+)\//.exec(path);
     return folder ? `Parley: ${folder[1]}/${folder[2]}/` : `Parley: ${path.replace(/:\d+$/, '')}`;
   }
+  // The gateway runs both SDK packages: the server toward its host, the client toward its upstream.
+  if (origin === '@modelcontextprotocol/client') return "the SDK's client (with the zod it calls)";
   if (origin.startsWith('@modelcontextprotocol/')) return 'the SDK (with the zod it calls)';
   if (origin === 'bench') return "the bench's tool";
   return undefined;

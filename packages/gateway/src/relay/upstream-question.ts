@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { isRecord } from '@parley/core';
-import {
-  type FieldSchema,
-  isSecret,
-  type QuestionInput,
-  type RequestedSchema,
-  receiveRequestedSchema,
-  secretAskedIn,
-  sensitiveFields,
-} from '@parley/core/form';
+import { isSecret, type QuestionInput } from '@parley/core/form';
 import { inspectUrl } from '@parley/core/url';
 import {
   type BatchItem,
@@ -20,11 +12,10 @@ import {
   unsafeUrlParts,
 } from '@parley/server';
 import type { UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
+import { MAX_FORM_FIELDS, readFormOf } from './form-reading.js';
 
 /** The longest message (or URL) of an upstream question the gateway passes on, in characters. */
 export const MAX_MESSAGE_CHARS = 10_000;
-/** The most fields one upstream form may have. */
-export const MAX_FORM_FIELDS = 100;
 
 /** How an upstream question reaches the person, for the audit. */
 export type QuestionMode = 'form' | 'url' | 'sampling' | 'roots';
@@ -108,7 +99,7 @@ function readForm(reading: Reading, params: Readonly<Record<string, unknown>>): 
       reading,
       `its message is ${typeof message === 'string' ? 'longer than 10,000 characters' : 'not text'}`,
     );
-  const received = receiveRequestedSchema(params.requestedSchema);
+  const { received, fields, asking, secretFields } = readFormOf(message, params.requestedSchema);
   if (!received.ok)
     return cannotShow(
       reading,
@@ -117,13 +108,8 @@ function readForm(reading: Reading, params: Readonly<Record<string, unknown>>): 
         .join('; ')
         .slice(0, 300)})`,
     );
-  const fields = Object.keys(received.schema.properties ?? {});
-  if (fields.length > MAX_FORM_FIELDS)
-    return cannotShow(reading, `its form has ${fields.length} fields (at most ${MAX_FORM_FIELDS})`);
-  const asking = secretAskedIn(message) !== undefined;
-  const sensitive = sensitiveFields(received.schema).map((field) => field.name);
-  // A message that asks for a secret makes every field the person types into one.
-  const secretFields = sensitive.length > 0 || !asking ? sensitive : typedFields(received.schema);
+  if (fields > MAX_FORM_FIELDS)
+    return cannotShow(reading, `its form has ${fields} fields (at most ${MAX_FORM_FIELDS})`);
   const question = { kind: 'form', schema: received.schema, secretFields } as unknown as QuestionInput;
   const text = attributed(reading.asker, message, received.description);
   return {
@@ -175,18 +161,6 @@ function readUrl(reading: Reading, params: Readonly<Record<string, unknown>>): R
 function attributed(asker: string, message: string, more: string | undefined): string {
   const said = message.trim() === '' ? '(no message)' : message;
   return `${asker} asks: ${said}${more === undefined || more === '' ? '' : `\n\n${more}`}`;
-}
-
-/** The fields a person types text into (not a choice, a yes/no or a number). */
-function typedFields(schema: RequestedSchema): string[] {
-  return Object.entries(schema.properties ?? {})
-    .filter(([, field]) => isTyped(field))
-    .map(([name]) => name);
-}
-
-function isTyped(field: FieldSchema): boolean {
-  const node = field as unknown as Record<string, unknown>;
-  return node.type === 'string' && node.enum === undefined && node.oneOf === undefined;
 }
 
 /** The answer's content with each secret's text in it: it goes to the upstream that asked, only. */

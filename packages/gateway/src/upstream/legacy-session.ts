@@ -5,7 +5,7 @@ import type { Json } from '@parley/server';
 import { answerError, LiveCall } from '../held/live-call.js';
 import type { UpstreamRequest } from '../leg/step.js';
 import { isUnreachable } from './reachability.js';
-import { SessionTransport, type SessionTransportOptions } from './session-transport.js';
+import { httpTransport, SessionTransport, type SessionTransportOptions } from './session-transport.js';
 
 /** The longest an upstream call held open may take in all (the person's time included). */
 const LIVE_CALL_TIMEOUT_MS = 60 * 60_000;
@@ -52,11 +52,10 @@ export class LegacySession {
     const { request, ...connect } = options;
     const http =
       typeof target === 'string'
-        ? new SessionTransport(new URL(target), {
+        ? httpTransport(target, {
             ...(options.headers !== undefined && { headers: options.headers }),
-            ...(request !== undefined
-              ? { request }
-              : options.fetch !== undefined && { fetch: options.fetch }),
+            ...(request !== undefined && { request }),
+            ...(options.fetch !== undefined && { fetch: options.fetch }),
           })
         : undefined;
     const connected = await connectSdk(target, {

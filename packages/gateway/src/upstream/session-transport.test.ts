@@ -144,6 +144,65 @@ describe.each(WAYS)('SessionTransport, sending on %s', (_way, via) => {
     expect(errors).toEqual([]);
   });
 
+  it('sends a 2026-07-28 request with the headers its body derives, and no session', async () => {
+    route = (entry, response) => json(response, answer(JSON.parse(entry.body).id, 'modern'));
+    const { transport: sent, messages, errors } = await transport({ headers: { 'X-Upstream': 'yes' } });
+    const modern = (id: number, name: string): JSONRPCMessage => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
+    });
+    await sent.send(modern(1, 'survey'), { headers: { 'Mcp-Param-Region': 'eu', 'Mcp-Method': 'forged' } });
+    await sent.send(modern(2, ' café '));
+    await sent.send(request(3));
+    expect(messages).toEqual([answer(1, 'modern'), answer(2, 'modern'), answer(3, 'modern')]);
+    const [plain, encoded, legacy] = seen;
+    expect(plain!.headers).toMatchObject({
+      'x-upstream': 'yes',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'survey',
+      'mcp-param-region': 'eu',
+    });
+    expect(plain!.headers['mcp-session-id']).toBeUndefined();
+    // A name that is not plain visible ASCII goes as base64 of its UTF-8, as the server decodes it.
+    expect(encoded!.headers['mcp-name']).toBe(`=?base64?${Buffer.from(' café ').toString('base64')}?=`);
+    // A request that claims no revision (a 2025 session's) gets no 2026-07-28 header.
+    expect(legacy!.headers['mcp-method']).toBeUndefined();
+    expect(legacy!.headers['mcp-name']).toBeUndefined();
+    expect(errors).toEqual([]);
+  });
+
+  it('delivers the JSON-RPC error of a 2026-07-28 refusal (400), and refuses a 400 that holds none', async () => {
+    const refusal = (id: unknown) => ({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32001, message: 'header mismatch' },
+    });
+    let body: (id: number) => unknown = (id) => refusal(id);
+    route = (entry, response) =>
+      response
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify(body(JSON.parse(entry.body).id)));
+    const { transport: sent, messages } = await transport();
+    const meta = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    await sent.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x', ...meta } });
+    expect(messages).toEqual([refusal(1)]);
+    // Another request's error, or none, is not this request's answer: the refusal is an HTTP error.
+    body = (id) => refusal(id + 1);
+    await expect(
+      sent.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x', ...meta } }),
+    ).rejects.toThrow(/HTTP 400/);
+    await expect(sent.send(request(3))).rejects.toThrow(/HTTP 400/);
+    // A refusal's body is read up to 64 KB: a longer one is no answer either.
+    body = (id) => ({ ...refusal(id), error: { code: -32001, message: 'x'.repeat(70_000) } });
+    await expect(
+      sent.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x', ...meta } }),
+    ).rejects.toThrow(/HTTP 400/);
+    expect(messages).toHaveLength(1);
+  });
+
   it('reads a call’s event stream: the server’s requests and notifications, then the answer after them', async () => {
     routeCall = (entry, response) => {
       const id = JSON.parse(entry.body).id;

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import {
   type FetchLike,
   isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
+  type RequestId,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -25,11 +25,14 @@ import {
 } from './answer-reading.js';
 import { EventTooLargeError } from './event-stream.js';
 import { FetchAnswer, type HttpAnswer, NodeAnswer } from './http-answer.js';
+import { isRequest, modernHeaders } from './modern-headers.js';
 import { SessionStream, type StreamOwner } from './session-stream.js';
 import type { UpstreamRequest } from './upstream-fetch.js';
 
 /** The longest message taken from an upstream: the largest result the gateway passes on, and its envelope. */
 const MAX_MESSAGE_CHARS = MAX_RESULT_BYTES + 64 * 1024;
+/** The most read of a 2026-07-28 refusal's body (its JSON-RPC error); a longer one is no answer. */
+const MAX_REFUSAL_CHARS = 64 * 1024;
 /** Same-origin redirects followed for one request, at most. */
 const MAX_REDIRECTS = 5;
 /** Reconnecting a stream: the first delay, its growth, its ceiling, and failed attempts in a row allowed. */
@@ -71,7 +74,7 @@ export interface SessionTransportOptions {
 }
 
 /**
- * The Streamable HTTP client transport of the gateway's 2025-era upstream sessions: the official
+ * The Streamable HTTP client transport of the gateway's upstream connections: the official
  * SDK `Client` runs the protocol over it, as over the SDK's own `StreamableHTTPClientTransport`,
  * but an open event stream costs a few KB here instead of about 40 (a held call keeps two: its
  * POST's and the session's standalone GET stream). It sends each message as a POST (with
@@ -82,7 +85,10 @@ export interface SessionTransportOptions {
  * redirects within the origin; and ends the session upstream with `DELETE` on `terminateSession`.
  * What the upstream sends is capped (a message of at most the gateway's largest result); a call
  * whose stream ends without its answer and cannot be resumed fails with an error saying so, at
- * once. Written for the 2025 revisions only: it derives no 2026-07-28 headers from a message.
+ * once. A 2026-07-28 request (one whose `_meta` claims a revision) also carries the headers its body
+ * derives (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`), and a 400 whose body is the JSON-RPC
+ * error for it is delivered as that error; the upstream's 2026-07-28 control connection runs on it
+ * too (a relayed round then costs no `Response`, web stream or header object on the way).
  *
  * @example
  * const transport = new SessionTransport(new URL('http://127.0.0.1:3000/mcp'), {
@@ -221,20 +227,29 @@ export class SessionTransport implements Transport {
   ): Promise<void> {
     if (options?.resumptionToken !== undefined)
       throw new Error('This transport resumes streams by itself; send without a resumptionToken.');
-    const initialize = isJSONRPCRequest(message) && message.method === 'initialize';
+    const initialize = isRequest(message) && message.method === 'initialize';
     const headers = this.#baseHeaders(!initialize);
+    const modern = modernHeaders(message);
+    if (modern !== undefined) Object.assign(headers, modern);
     for (const [name, value] of Object.entries(options?.headers ?? {}))
       if (!RESERVED.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
     const signal = this.#signal(options?.requestSignal);
     const answer = await this.#request('POST', headers, JSON.stringify(message), signal);
+    const requestId = isRequest(message) ? message.id : undefined;
     if (!ok(answer)) {
-      await discard(answer);
+      // 2026-07-28: a server refuses a request it cannot take with 400 and the JSON-RPC error as body.
+      if (answer.status === 400 && modern !== undefined && requestId !== undefined) {
+        const refusal = errorAnswering(requestId, await readText(answer, MAX_REFUSAL_CHARS).catch(() => ''));
+        if (refusal !== undefined) {
+          this.#deliver(refusal);
+          return resolve();
+        }
+      } else await discard(answer);
       throw httpError(answer, SdkErrorCode.ClientHttpNotImplemented, 'take a message');
     }
     if (initialize) this.#sessionId = sessionIdOf(answer);
-    const requestId = isJSONRPCRequest(message) ? message.id : undefined;
     if (answer.status === 202 || requestId === undefined) {
       await discard(answer);
       if ('method' in message && message.method === 'notifications/initialized')
@@ -456,6 +471,34 @@ export class SessionTransport implements Transport {
       const timer = setTimeout(done, ms);
       signal.addEventListener('abort', done, { once: true });
     });
+  }
+}
+
+/**
+ * The transport of an HTTP upstream connection: its configured headers, sent on `node:http`
+ * directly when `request` is given (no sign-in, no fetch of the caller's), else through `fetch`.
+ */
+export function httpTransport(
+  url: string,
+  options: Pick<SessionTransportOptions, 'headers' | 'fetch' | 'request'>,
+): SessionTransport {
+  return new SessionTransport(new URL(url), {
+    ...(options.headers !== undefined && { headers: options.headers }),
+    ...(options.request !== undefined
+      ? { request: options.request }
+      : options.fetch !== undefined && { fetch: options.fetch }),
+  });
+}
+
+/** The JSON-RPC error a refusal's body holds for request `id`, if it holds one. */
+function errorAnswering(id: RequestId, body: string): JSONRPCMessage | undefined {
+  try {
+    const [message] = messagesOf(body);
+    return message !== undefined && isJSONRPCErrorResponse(message) && message.id === id
+      ? message
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -17,6 +17,7 @@ import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
 import { isUnreachable } from './reachability.js';
 import { SessionPool } from './session-pool.js';
+import { httpTransport } from './session-transport.js';
 import { stepOf } from './step-of.js';
 import { carryTaskResults } from './task-results.js';
 import { UpstreamFetch } from './upstream-fetch.js';
@@ -371,8 +372,13 @@ export class Upstream {
 
   async #connect(): Promise<void> {
     try {
-      const control = await connectSdk(this.#reach.target, {
-        ...this.#reach.options,
+      const { target, options, request } = this.#reach;
+      const control = await connectSdk(target, {
+        ...options,
+        // Over HTTP, the gateway's own transport: a relayed 2026-07-28 round is one node:http request.
+        ...(typeof target === 'string' && {
+          transport: httpTransport(target, { ...options, ...(request !== undefined && { request }) }),
+        }),
         ...eraOptions(this.config.era),
         clientInfo: this.#deps.clientInfo,
         capabilities: {},
