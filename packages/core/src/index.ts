@@ -1,4 +1,4 @@
-// The root of @parley/core: every name of ./form, ./seal and ./capabilities, named here one by one
+// The root of @parley/core: every name of ./form, ./seal and ./capabilities, the shared _meta keys and the standard headers' facts, named here one by one
 // (no wildcard: what the root exports is what this file says). The Node HTTP kit is at ./node.
 
 export type { ElicitationModes } from './capabilities.js';
@@ -88,3 +88,4 @@ export {
   toBase64Url,
   webCryptoAead,
 } from './seal/index.js';
+export { decodeHeaderValue, encodeHeaderValue, mcpNameField } from './standard-headers.js';

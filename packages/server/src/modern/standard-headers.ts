@@ -1,4 +1,5 @@
 import type { JSONRPCRequest } from '@modelcontextprotocol/server';
+import { decodeHeaderValue, mcpNameField } from '@parley/core';
 import { HEADER_MISMATCH } from '../http/rpc-error.js';
 
 /**
@@ -22,19 +23,7 @@ export interface ParamHeader {
   readonly type: string | undefined;
 }
 
-const NAME_SOURCE: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
-
-const SENTINEL = /^=\?base64\?(.*)\?=$/s;
-const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function reject(header: string, body: string): HeaderRejection {
   return {
@@ -43,29 +32,6 @@ function reject(header: string, body: string): HeaderRejection {
     message: `Bad Request: the request headers and body disagree: ${body}`,
     data: { mismatch: { header, body } },
   };
-}
-
-/** Whether a header value starts or ends with a space or tab (runtimes usually strip them already). */
-function hasOuterWhitespace(raw: string): boolean {
-  const first = raw.charCodeAt(0);
-  const last = raw.charCodeAt(raw.length - 1);
-  return first === 32 || first === 9 || last === 32 || last === 9;
-}
-
-/** A header value with its optional whitespace removed and a `=?base64?…?=` value decoded; `undefined` when the sentinel is not canonical base64 of UTF-8. */
-export function decodeHeaderValue(raw: string): string | undefined {
-  const value = hasOuterWhitespace(raw) ? raw.replace(/^[ \t]+|[ \t]+$/g, '') : raw;
-  // Most values are plain: only one that starts as the sentinel does is matched against it.
-  if (!value.startsWith('=?')) return value;
-  const sentinel = SENTINEL.exec(value);
-  if (!sentinel) return value;
-  const payload = sentinel[1] ?? '';
-  if (!CANONICAL_BASE64.test(payload)) return undefined;
-  try {
-    return strictUtf8.decode(Buffer.from(payload, 'base64'));
-  } catch {
-    return undefined;
-  }
 }
 
 // A tool's listing keeps its input schema for as long as the tool is registered: read it once.
@@ -119,7 +85,7 @@ export function checkStandardHeaders(
     return reject('Mcp-Method', `the Mcp-Method header names ${methodHeader} but the body names ${method}`);
 
   const params = (message.params ?? {}) as Record<string, unknown>;
-  const field = Object.hasOwn(NAME_SOURCE, method) ? NAME_SOURCE[method] : undefined;
+  const field = mcpNameField(method);
   const bodyName = field === undefined ? undefined : params[field];
   if (typeof bodyName === 'string') {
     const nameHeader = header('mcp-name');
