@@ -102,8 +102,15 @@ function hidden(path: string): boolean {
   return path.split('/').some((part) => part.startsWith('.') || part === 'node_modules' || part === 'dist');
 }
 
+/**
+ * The `file` parameter of the source page that shows the repository path `path`. A markdown file's
+ * own `.md` gets a suffix: VitePress would otherwise read it as the page's extension, and a link to
+ * `x.md.md` would be checked as a link to `x`, which no page is.
+ */
+export const sourceParam = (path: string) => (path.endsWith('.md') ? `${path}.source` : path);
+
 /** The site URL of a source page for the repository path `path`. */
-export const sourcePage = (path: string) => `source/${path}.md`;
+export const sourcePage = (path: string) => `source/${sourceParam(path)}.md`;
 
 /**
  * Every repository file or folder a site page links to that is not a page itself, and for a linked
