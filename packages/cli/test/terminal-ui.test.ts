@@ -104,6 +104,15 @@ async function choose(terminal: Terminal, label: string, ...keys: string[]): Pro
   await terminal.press(...keys, 'Enter');
 }
 
+/** Answers the profile form's first five fields (its plain text ones). */
+async function answerTextFields(terminal: Terminal): Promise<void> {
+  await answer(terminal, 'Name', 'Ada');
+  await answer(terminal, 'Email', 'ada@example.com');
+  await answer(terminal, 'Website', 'https://ada.dev');
+  await answer(terminal, 'Birthday', '1815-12-10');
+  await answer(terminal, 'Meeting', '2026-07-28T10:00:00Z');
+}
+
 describe.each(TARGETS)('the terminal UI with the $server server, $transport, $era era', (target) => {
   it('fills a form with every field kind, asks a bad value again, and edits from the review screen', async () => {
     const { terminal, output } = await parley(target, 'profile');
@@ -112,11 +121,7 @@ describe.each(TARGETS)('the terminal UI with the $server server, $transport, $er
       expect(header).toContain(`${SERVERS[target.server].label} asks · tool "profile" · round 1`);
       expect(header).toContain('Tell us about yourself');
       await terminal.press('Enter');
-      await answer(terminal, 'Name', 'Ada');
-      await answer(terminal, 'Email', 'ada@example.com');
-      await answer(terminal, 'Website', 'https://ada.dev');
-      await answer(terminal, 'Birthday', '1815-12-10');
-      await answer(terminal, 'Meeting', '2026-07-28T10:00:00Z');
+      await answerTextFields(terminal);
       await answer(terminal, 'Age (whole number, 0–150)', 'abc');
       const refused = await terminal.waitFor('▲  Age');
       expect(refused).toContain('Enter a whole number');
@@ -274,11 +279,7 @@ describe.each(['modern', 'handshake'] as const)('a default the person clears, %s
     const { terminal, output } = await parley({ server: 'parley', transport: 'stdio', era }, 'profile');
     try {
       await choose(terminal, 'Answer this?');
-      await answer(terminal, 'Name', 'Ada');
-      await answer(terminal, 'Email', 'ada@example.com');
-      await answer(terminal, 'Website', 'https://ada.dev');
-      await answer(terminal, 'Birthday', '1815-12-10');
-      await answer(terminal, 'Meeting', '2026-07-28T10:00:00Z');
+      await answerTextFields(terminal);
       await answer(terminal, 'Age (whole number, 0–150)', '36');
       await answer(terminal, 'Height (0.5–3)', '1.65');
       await choose(terminal, 'Subscribe (optional)', 'Down', 'Down'); // from the default Yes to No answer

@@ -1,24 +1,11 @@
 import { connect, type ElicitationUI, scripted } from '@parley/client';
 import { describe, expect, it } from 'vitest';
-import { stdioServer } from './support.js';
+import { PROFILE_ANSWERS, stdioServer } from './support.js';
 
 // The fixture's `profile` form has `subscribe` (optional, default true) and `size` (required, default
-// 'm'). The person below answered everything else and cleared both.
-const CLEARED = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  website: 'https://ada.dev',
-  birthday: '1815-12-10',
-  meeting: '2026-07-28T10:00:00Z',
-  age: 36,
-  height: 1.65,
-  plan: 'pro',
-  color: 'g',
-  toppings: ['cheese'],
-};
-
-// Keyed on the modern era, by message on the handshake era (which has no keys).
-const ANSWERS = { profile: CLEARED, 'Tell us about yourself': CLEARED };
+// 'm'). The person answered everything else and cleared both. Keyed on the modern era, by message
+// on the handshake era (which has no keys).
+const ANSWERS = { profile: PROFILE_ANSWERS, 'Tell us about yourself': PROFILE_ANSWERS };
 
 const textOf = (result: { content?: unknown }): string =>
   ((result.content as { text?: string }[] | undefined) ?? []).map((block) => block.text ?? '').join('');

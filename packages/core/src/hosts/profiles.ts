@@ -41,6 +41,57 @@ function declaresNothing(host: {
   };
 }
 
+/**
+ * One of Parley's own hosts (the terminal, the lab): every field kind shown and checked as the spec
+ * has it, every default pre-filled (its `ElicitationUI` says `defaults: 'prefilled'`), URL mode
+ * opened after consent, its request timer paused while a question waits.
+ */
+function parleyHost(host: {
+  readonly id: string;
+  readonly title: string;
+  readonly name: string;
+  readonly keying?: string;
+  readonly wireSources: readonly string[];
+  readonly wireNote: string;
+  readonly formSources: readonly string[];
+}): HostProfile {
+  const seenOn = 'this repository';
+  const shows = <T>(value: T) => fact(value, host.formSources, seenOn);
+  return {
+    id: host.id,
+    title: host.title,
+    names: [host.name],
+    ...(host.keying !== undefined && { keying: host.keying }),
+    wire: fact(
+      {
+        clientInfo: { name: host.name, version: '0.1.0' },
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+      },
+      host.wireSources,
+      seenOn,
+      host.wireNote,
+    ),
+    forms: shows('shown'),
+    url: shows('opened'),
+    fields: {
+      number: shows('shown'),
+      multiSelect: shows('shown'),
+      choiceLabels: shows('titles'),
+      formats: shows('checked'),
+      limits: shows('checked'),
+      labels: shows('titles'),
+    },
+    defaults: shows('prefilled'),
+    wait: fact(
+      { kind: 'paused' },
+      host.wireSources,
+      seenOn,
+      'its request timer stops while a question waits',
+    ),
+  };
+}
+
 /** Claude Code as it is now; an older build's profile differs in its URL mode only. */
 const CLAUDE_CODE: HostProfile = {
   id: 'claude-code',
@@ -456,72 +507,24 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     },
     defaults: fact('prefilled', ['FA1'], 'snapshot 610a2f57'),
   },
-  {
+  parleyHost({
     id: 'parley-cli',
     title: 'Parley CLI (the terminal host)',
-    names: ['parley-cli'],
+    name: 'parley-cli',
     keying:
       'the CLI names itself parley-cli; the client library’s default name, parley, is sent by any program built on it with a UI of its own, so it is not keyed. With an answers file, or with no terminal, the client fills the defaults itself, so the server never sees one left out',
-    wire: fact(
-      {
-        clientInfo: { name: 'parley-cli', version: '0.1.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
-      },
-      ['PL1'],
-      'this repository',
-      'the version is the package version; roots are declared too when --roots is given',
-    ),
-    forms: fact('shown', ['PL2'], 'this repository'),
-    url: fact('opened', ['PL2'], 'this repository'),
-    fields: {
-      number: fact('shown', ['PL2'], 'this repository'),
-      multiSelect: fact('shown', ['PL2'], 'this repository'),
-      choiceLabels: fact('titles', ['PL2'], 'this repository'),
-      formats: fact('checked', ['PL2'], 'this repository'),
-      limits: fact('checked', ['PL2'], 'this repository'),
-      labels: fact('titles', ['PL2'], 'this repository'),
-    },
-    defaults: fact('prefilled', ['PL2'], 'this repository'),
-    wait: fact(
-      { kind: 'paused' },
-      ['PL1'],
-      'this repository',
-      'its request timer stops while a question waits',
-    ),
-  },
-  {
+    wireSources: ['PL1'],
+    wireNote: 'the version is the package version; roots are declared too when --roots is given',
+    formSources: ['PL2'],
+  }),
+  parleyHost({
     id: 'parley-lab',
     title: 'Parley lab (the browser host)',
-    names: ['parley-lab'],
-    wire: fact(
-      {
-        clientInfo: { name: 'parley-lab', version: '0.1.0' },
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
-      },
-      ['PL3'],
-      'this repository',
-      'roots are declared too when the person chose some',
-    ),
-    forms: fact('shown', ['PL3', 'PL4'], 'this repository'),
-    url: fact('opened', ['PL3'], 'this repository'),
-    fields: {
-      number: fact('shown', ['PL4'], 'this repository'),
-      multiSelect: fact('shown', ['PL4'], 'this repository'),
-      choiceLabels: fact('titles', ['PL4'], 'this repository'),
-      formats: fact('checked', ['PL4'], 'this repository'),
-      limits: fact('checked', ['PL4'], 'this repository'),
-      labels: fact('titles', ['PL4'], 'this repository'),
-    },
-    defaults: fact('prefilled', ['PL3', 'PL4'], 'this repository'),
-    wait: fact(
-      { kind: 'paused' },
-      ['PL3'],
-      'this repository',
-      'its request timer stops while a question waits',
-    ),
-  },
+    name: 'parley-lab',
+    wireSources: ['PL3'],
+    wireNote: 'roots are declared too when the person chose some',
+    formSources: ['PL3', 'PL4'],
+  }),
   declaresNothing({
     id: 'cline',
     title: 'Cline',
