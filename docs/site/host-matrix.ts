@@ -169,7 +169,8 @@ export function hostMatrixMarkdown(): string {
     '',
     'From the research (`host-quirks.md`, newest source read 2026-09-17). `code`: read in the',
     "host's source at that commit; `probe`: the host's own bytes captured on the wire; `report`: an",
-    'issue, a pull request or a post (closed-source hosts have only these).',
+    'issue, a pull request or a post (closed-source hosts have only these). The `PL` sources are',
+    "Parley's own hosts, read in this repository.",
     '',
     ...Object.values(HOST_SOURCES).map(
       (source) =>

@@ -1,12 +1,10 @@
-import { createRequire } from 'node:module';
 import type { CliIO, Command } from './command.js';
 import { commands as defaultCommands } from './commands/table.js';
 import { EXIT, EXIT_CODES_HELP, UsageError } from './exit-codes.js';
 import { say, terminalSafeStdout, writeText } from './print.js';
+import { VERSION } from './version.js';
 
-// package.json sits one level above both src/ and dist/.
-/** This package's version, as `parley --version` prints it. */
-export const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export { VERSION };
 
 function overview(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -19,6 +19,7 @@ import { rootsFor, withRoots } from './roots.js';
 import { type BrowserSignIn, browserSignIn } from './sign-in/browser-sign-in.js';
 import { serviceSignIn } from './sign-in/service-sign-in.js';
 import { describeEvent } from './verbose.js';
+import { CLI_CLIENT_INFO } from './version.js';
 
 /** What a command gets to work with once connected. */
 export interface Session {
@@ -85,6 +86,7 @@ export async function withSession(
     client = await connect(target, {
       ...(signIn !== undefined && { fetch: signIn.session.fetch }),
       ui,
+      clientInfo: { ...CLI_CLIENT_INFO },
       era: settings.era,
       onEvent,
       stderr: onServerLine,

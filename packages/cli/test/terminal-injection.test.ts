@@ -83,6 +83,8 @@ describe('parley against a server that sends terminal escapes', () => {
       await terminal.press('Enter');
       await terminal.waitFor(/◆ {2}Order ␛\]0;OWNED␇/);
       await terminal.press('Enter');
+      await terminal.waitFor('◆  Note (optional)');
+      await terminal.press('Enter');
       await terminal.waitFor('◆  Send these answers?');
       await terminal.press('Enter');
       await terminal.exitCode();
@@ -91,7 +93,8 @@ describe('parley against a server that sends terminal escapes', () => {
       expect(screen).toMatch(
         /Evil␛\[1A␛\[2K◇ {2}Brightgrid store \(brightgrid\) asks · tool "book_return" FORGED \(evil␛\]0;OWNED␇\) asks/,
       );
-      expect(screen).toContain('Booked A-1041.');
+      // The note's default was shown inert, never typed in: left blank, it is kept, not cleared.
+      expect(screen).toContain('Booked A-1041, note kept.');
       const bytes = await raw();
       expectInert(bytes);
       for (const marker of ['FORGED', 'HIDDENLINK', 'CLIPBOARD', 'OWNED', 'WIPED', 'C1CSI', 'BIDI']) {

@@ -104,6 +104,15 @@ async function choose(terminal: Terminal, label: string, ...keys: string[]): Pro
   await terminal.press(...keys, 'Enter');
 }
 
+/** Answers the profile form's first five fields (its plain text ones). */
+async function answerTextFields(terminal: Terminal): Promise<void> {
+  await answer(terminal, 'Name', 'Ada');
+  await answer(terminal, 'Email', 'ada@example.com');
+  await answer(terminal, 'Website', 'https://ada.dev');
+  await answer(terminal, 'Birthday', '1815-12-10');
+  await answer(terminal, 'Meeting', '2026-07-28T10:00:00Z');
+}
+
 describe.each(TARGETS)('the terminal UI with the $server server, $transport, $era era', (target) => {
   it('fills a form with every field kind, asks a bad value again, and edits from the review screen', async () => {
     const { terminal, output } = await parley(target, 'profile');
@@ -112,11 +121,7 @@ describe.each(TARGETS)('the terminal UI with the $server server, $transport, $er
       expect(header).toContain(`${SERVERS[target.server].label} asks · tool "profile" · round 1`);
       expect(header).toContain('Tell us about yourself');
       await terminal.press('Enter');
-      await answer(terminal, 'Name', 'Ada');
-      await answer(terminal, 'Email', 'ada@example.com');
-      await answer(terminal, 'Website', 'https://ada.dev');
-      await answer(terminal, 'Birthday', '1815-12-10');
-      await answer(terminal, 'Meeting', '2026-07-28T10:00:00Z');
+      await answerTextFields(terminal);
       await answer(terminal, 'Age (whole number, 0–150)', 'abc');
       const refused = await terminal.waitFor('▲  Age');
       expect(refused).toContain('Enter a whole number');
@@ -263,6 +268,32 @@ describe('Ctrl-C while no question is on screen', () => {
       await terminal.press('C-c');
       expect(await terminal.exitCode()).toBe(3);
       expect(await terminal.screen()).toContain('parley: Stopped with Ctrl-C');
+    } finally {
+      await terminal.close();
+    }
+  });
+});
+
+describe.each(['modern', 'handshake'] as const)('a default the person clears, %s era', (era) => {
+  it('is sent empty, and the Parley server does not put it back', async () => {
+    const { terminal, output } = await parley({ server: 'parley', transport: 'stdio', era }, 'profile');
+    try {
+      await choose(terminal, 'Answer this?');
+      await answerTextFields(terminal);
+      await answer(terminal, 'Age (whole number, 0–150)', '36');
+      await answer(terminal, 'Height (0.5–3)', '1.65');
+      await choose(terminal, 'Subscribe (optional)', 'Down', 'Down'); // from the default Yes to No answer
+      await choose(terminal, 'Size'); // a required default: kept
+      await choose(terminal, 'Plan');
+      await choose(terminal, 'Color');
+      await choose(terminal, 'Toppings (1–2 choices)', 'Space');
+      await choose(terminal, 'Extras (optional)');
+      await answer(terminal, 'Nickname (optional)', '');
+      await choose(terminal, 'Send these answers?');
+      expect(await terminal.exitCode()).toBe(0);
+      const sent = JSON.parse(await output());
+      expect(Object.hasOwn(sent, 'subscribe')).toBe(false);
+      expect(sent).toMatchObject({ name: 'Ada', size: 'm', plan: 'free', toppings: ['cheese'] });
     } finally {
       await terminal.close();
     }

@@ -1,15 +1,16 @@
-import { applyDefaults, parseContent, receiveRequestedSchema } from '@parley/core/form';
+import { applyDefaults, parseContent, type RequestedSchema, receiveRequestedSchema } from '@parley/core/form';
 import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
-import type { ElicitResult, FormRequest } from './types.js';
+import type { ElicitationUI, ElicitResult, FormRequest } from './types.js';
 
 /**
  * Asks a form question: refuses schemas outside the subset (read liberally) without showing them, waits for the
  * person's turn, and checks what the host answers — declared defaults filled in for fields left
- * empty, then `parseContent` — so invalid content never reaches the server.
+ * empty (where the UI showed them pre-filled, only for required fields: an optional field the person
+ * cleared stays empty), then `parseContent` — so invalid content never reaches the server.
  */
 export async function askForm(
   connection: Connection,
@@ -72,7 +73,7 @@ function checkedAnswer(
     );
   }
   const content = applyDefaults(
-    request.requestedSchema,
+    defaultsToFill(connection.ui, request.requestedSchema),
     (answer as { content?: Record<string, unknown> }).content,
   );
   const parsed = parseContent(request.requestedSchema, content);
@@ -87,4 +88,16 @@ function checkedAnswer(
     );
   }
   return { action: 'accept', content: parsed.value };
+}
+
+/**
+ * The part of the schema whose defaults the client fills in: all of it, unless the UI showed the
+ * defaults pre-filled; then only the required fields (a person cannot leave one of those empty, so
+ * one left out was not cleared by them).
+ */
+function defaultsToFill(ui: ElicitationUI, schema: RequestedSchema): RequestedSchema {
+  if (ui.defaults !== 'prefilled') return schema;
+  const required = new Set(schema.required ?? []);
+  const properties = Object.entries(schema.properties).filter(([name]) => required.has(name));
+  return { ...schema, properties: Object.fromEntries(properties) };
 }

@@ -117,9 +117,21 @@ export interface ElicitationUI {
   readonly modes: { readonly form: boolean; readonly url: boolean };
   /**
    * Shows a form. Return `accept` with the content the person entered (fields they left empty may be
-   * left out: the client fills declared defaults and checks the result with `parseContent`).
+   * left out: the client fills declared defaults, as {@link ElicitationUI.defaults} says, and checks
+   * the result with `parseContent`).
    */
   form(request: FormRequest, context: AskContext): Promise<ElicitResult>;
+  /**
+   * Whether `form` shows every field with its `default` already filled in:
+   * - `'prefilled'`: it does, so an optional field its answer leaves out was emptied by the person,
+   *   and the client sends it empty (a required field left out still gets its default);
+   * - `'not-prefilled'` (the default): a field left out was simply not answered, and the client
+   *   fills in its default before sending, as the spec's hosts do.
+   *
+   * The terminal host and the lab say `'prefilled'`; say it only when your form really shows the
+   * defaults, or a person who never saw one submits a form without it.
+   */
+  readonly defaults?: 'prefilled' | 'not-prefilled';
   /**
    * Shows a URL question: the full URL, the registrable domain highlighted, every warning in
    * `inspection`, and asks for explicit consent. On `accept` the host opens the page in the system

@@ -1,20 +1,13 @@
 import { connect, type ParleyClient, ParleyError, scripted } from '@parley/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventLog, type HttpFixture, startHttpServer, stdioServer, watchfulUI } from './support.js';
-
-const PROFILE = {
-  name: 'Ada',
-  email: 'ada@example.com',
-  website: 'https://ada.dev',
-  birthday: '1815-12-10',
-  meeting: '2026-07-28T10:00:00Z',
-  age: 36,
-  height: 1.65,
-  plan: 'pro',
-  color: 'g',
-  toppings: ['cheese', 'olives'],
-  extras: ['wifi'],
-};
+import {
+  eventLog,
+  type HttpFixture,
+  PROFILE_ANSWERS as PROFILE,
+  startHttpServer,
+  stdioServer,
+  watchfulUI,
+} from './support.js';
 
 const textOf = (result: { content?: unknown }): string =>
   ((result.content as { text?: string }[] | undefined) ?? []).map((block) => block.text ?? '').join('');

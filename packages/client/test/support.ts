@@ -5,6 +5,21 @@ import { fileURLToPath } from 'node:url';
 import type { AskContext, CallEvent, ElicitationUI } from '@parley/client';
 import { scripted } from '@parley/client';
 
+/** Valid answers to the fixture's `profile` form, leaving out `subscribe` and `size` (both defaulted). */
+export const PROFILE_ANSWERS = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  website: 'https://ada.dev',
+  birthday: '1815-12-10',
+  meeting: '2026-07-28T10:00:00Z',
+  age: 36,
+  height: 1.65,
+  plan: 'pro',
+  color: 'g',
+  toppings: ['cheese', 'olives'],
+  extras: ['wifi'],
+};
+
 export const fixture = (name: string): string =>
   fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

@@ -30,13 +30,14 @@ describe('a connected server', () => {
       '2026-07-28 (modern) · protocol 2026-07-28',
     );
     expect(await panel.getByRole('heading', { level: 3 }).allTextContents()).toEqual([
-      'Tools (8)',
+      'Tools (9)',
       'Prompts (1)',
       'Resources (1)',
       'Resource templates (1)',
     ]);
     expect(await panel.locator('.item-name').allTextContents()).toEqual([
       'every_field',
+      'cleared_default',
       'three_rounds',
       'two_at_once',
       'sign_in',

@@ -1,6 +1,6 @@
 /**
  * The MCP server the lab's end-to-end tests drive, written with @parley/server: a form with every
- * field kind, a three-round tool, two questions in one round, URL flows (a punycode host, and a
+ * field kind, a form whose defaults the person may clear, a three-round tool, two questions in one round, URL flows (a punycode host, and a
  * `javascript:` URL that must never open), tool input forms, rich results and a tool error.
  *
  *   node testing/dist/lab-fixture/fixture-server.js            # stdio
@@ -25,6 +25,26 @@ export function labFixtureServer() {
     const answer = await ctx.elicit('Tell us about your order.', EVERY_FIELD_SCHEMA, { key: 'order' });
     return `every_field: ${outcome(answer)}`;
   });
+
+  server.tool(
+    'cleared_default',
+    { description: 'Asks for an optional note and a number of boxes, both with a default' },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit(
+        'Any delivery note?',
+        {
+          type: 'object',
+          properties: {
+            note: { type: 'string', title: 'Delivery note', default: 'Leave at the door' },
+            boxes: { type: 'integer', title: 'Boxes', minimum: 1, maximum: 5, default: 1 },
+          },
+          required: ['boxes'],
+        },
+        { key: 'note' },
+      );
+      return `cleared_default: ${outcome(answer)}`;
+    },
+  );
 
   server.tool('three_rounds', { description: 'Asks three questions, one round each' }, async (_args, ctx) => {
     const name = await ctx.elicit('What is your name?', ask.text({ title: 'Name' }), { key: 'name' });

@@ -68,6 +68,8 @@ export async function askField(
       });
       if (isCancel(typed)) return CANCELLED;
       const read = readTyped(field, typed ?? '');
+      // Left blank under an inert default: the person could not clear what was never typed in.
+      if (read.ok && read.value === undefined && shown !== prefill) return current;
       return read.ok ? read.value : undefined;
     }
   }

@@ -17,7 +17,8 @@ export interface TerminalUIOptions {
 }
 
 /**
- * The terminal host: every field kind of the form subset (defaults pre-filled, each answer checked
+ * The terminal host: every field kind of the form subset (defaults pre-filled, so an optional field
+ * the person clears is sent empty; each answer checked
  * and asked again with the reason, a review screen to edit before sending), and URL questions with
  * the full address, the registrable domain emphasized, every warning and explicit consent.
  * Escape or Ctrl-C answers `cancel`; "Decline" answers `decline`. Sampling requests are shown as
@@ -39,6 +40,7 @@ export function terminalUI(options: TerminalUIOptions = {}): ElicitationUI {
     });
   return {
     modes: { form: true, url: true },
+    defaults: 'prefilled',
     form: (request, context) => askFormInTerminal(io, request, context),
     url: (request, inspection, context) => askUrlInTerminal(io, request, inspection, context, openUrl),
     waitForUrl: (_request, _inspection, context) => waitForUrlInTerminal(io, context),

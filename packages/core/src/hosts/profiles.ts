@@ -41,6 +41,57 @@ function declaresNothing(host: {
   };
 }
 
+/**
+ * One of Parley's own hosts (the terminal, the lab): every field kind shown and checked as the spec
+ * has it, every default pre-filled (its `ElicitationUI` says `defaults: 'prefilled'`), URL mode
+ * opened after consent, its request timer paused while a question waits.
+ */
+function parleyHost(host: {
+  readonly id: string;
+  readonly title: string;
+  readonly name: string;
+  readonly keying?: string;
+  readonly wireSources: readonly string[];
+  readonly wireNote: string;
+  readonly formSources: readonly string[];
+}): HostProfile {
+  const seenOn = 'this repository';
+  const shows = <T>(value: T) => fact(value, host.formSources, seenOn);
+  return {
+    id: host.id,
+    title: host.title,
+    names: [host.name],
+    ...(host.keying !== undefined && { keying: host.keying }),
+    wire: fact(
+      {
+        clientInfo: { name: host.name, version: '0.1.0' },
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+      },
+      host.wireSources,
+      seenOn,
+      host.wireNote,
+    ),
+    forms: shows('shown'),
+    url: shows('opened'),
+    fields: {
+      number: shows('shown'),
+      multiSelect: shows('shown'),
+      choiceLabels: shows('titles'),
+      formats: shows('checked'),
+      limits: shows('checked'),
+      labels: shows('titles'),
+    },
+    defaults: shows('prefilled'),
+    wait: fact(
+      { kind: 'paused' },
+      host.wireSources,
+      seenOn,
+      'its request timer stops while a question waits',
+    ),
+  };
+}
+
 /** Claude Code as it is now; an older build's profile differs in its URL mode only. */
 const CLAUDE_CODE: HostProfile = {
   id: 'claude-code',
@@ -456,6 +507,24 @@ export const HOST_PROFILES: readonly HostProfile[] = frozenCopy<HostProfile[]>([
     },
     defaults: fact('prefilled', ['FA1'], 'snapshot 610a2f57'),
   },
+  parleyHost({
+    id: 'parley-cli',
+    title: 'Parley CLI (the terminal host)',
+    name: 'parley-cli',
+    keying:
+      'the CLI names itself parley-cli; the client library’s default name, parley, is sent by any program built on it with a UI of its own, so it is not keyed. With an answers file, or with no terminal, the client fills the defaults itself, so the server never sees one left out',
+    wireSources: ['PL1'],
+    wireNote: 'the version is the package version; roots are declared too when --roots is given',
+    formSources: ['PL2'],
+  }),
+  parleyHost({
+    id: 'parley-lab',
+    title: 'Parley lab (the browser host)',
+    name: 'parley-lab',
+    wireSources: ['PL3'],
+    wireNote: 'roots are declared too when the person chose some',
+    formSources: ['PL3', 'PL4'],
+  }),
   declaresNothing({
     id: 'cline',
     title: 'Cline',

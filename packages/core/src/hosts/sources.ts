@@ -10,6 +10,7 @@ function source(key: string, cite: string, grade: HostSource['grade']): HostSour
  * The sources the host profiles rest on, by the key the research (`host-quirks.md`, §2) gives them.
  * `code`: read in the host's source at the commit named; `probe`: the host's own bytes captured on
  * the wire; `report`: an issue, a pull request or a forum post (closed-source hosts have only these).
+ * The `PL` keys are Parley's own hosts, read in this repository.
  */
 export const HOST_SOURCES: Readonly<Record<string, HostSource>> = Object.freeze({
   V1: source(
@@ -72,4 +73,9 @@ export const HOST_SOURCES: Readonly<Record<string, HostSource>> = Object.freeze(
   ),
   FA1: source('FA1', 'evalstate/fast-agent src/fast_agent/mcp/elicitation_factory.py @ 610a2f57', 'code'),
   PY1: source('PY1', 'modelcontextprotocol/python-sdk src/mcp/client/session.py', 'code'),
+  // Parley's own hosts, read in this repository (not in the research).
+  PL1: source('PL1', 'Parley packages/cli/src/session.ts and packages/cli/src/version.ts', 'code'),
+  PL2: source('PL2', 'Parley packages/client/src/terminal/form-flow.ts (ElicitationUI.defaults)', 'code'),
+  PL3: source('PL3', 'Parley packages/lab/src/server/server-sessions.ts and page-ui.ts', 'code'),
+  PL4: source('PL4', 'Parley packages/renderer/src/field-view.ts (the lab draws its forms with it)', 'code'),
 });

@@ -42,6 +42,8 @@ export function pageUI(
   const saidFinished = new Map<number, string>();
   return {
     modes: { form: true, url: true },
+    // The page (the renderer's form) shows every field with its default filled in.
+    defaults: 'prefilled',
     async form(request, context) {
       const answer = await broker.ask(
         {

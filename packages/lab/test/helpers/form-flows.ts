@@ -114,6 +114,19 @@ export function describeFormFlows(transport: 'stdio' | 'http'): void {
       });
     });
 
+    it('sends an optional default the person cleared as absent, and keeps a required one', async () => {
+      const { page } = session;
+      await callTool(page, 'cleared_default');
+      const box = await waitForQuestion(page, 'Any delivery note?');
+      expect(await box.getByLabel('Delivery note').inputValue()).toBe('Leave at the door');
+      await box.getByLabel('Delivery note').fill('');
+      await reviewAndAccept(page);
+      await waitForNoQuestion(page);
+      // Neither the client (the lab's UI says it pre-fills) nor the server (the parley-lab profile
+      // says so too) puts the cleared note back.
+      expect(await resultOf(page, 'cleared_default')).toContain('cleared_default: accept {"boxes":1}');
+    });
+
     it('blocks a value out of range with its message until it is fixed', async () => {
       const { page } = session;
       await callTool(page, 'every_field');
