@@ -1,10 +1,10 @@
-import { applyDefaults, parseContent, type RequestedSchema, receiveRequestedSchema } from '@parley/core/form';
+import { applyDefaults, parseContent, receiveRequestedSchema } from '@parley/core/form';
 import { checkLimit } from './check-limit.js';
 import type { Connection } from './connection.js';
 import { describeCall, ParleyError } from './errors.js';
 import { callHost } from './host-call.js';
 import { askContext, describeQuestion, type QuestionOutcome, type QuestionSlot } from './question.js';
-import type { ElicitationUI, ElicitResult, FormRequest } from './types.js';
+import type { ElicitResult, FormRequest } from './types.js';
 
 /**
  * Asks a form question: refuses schemas outside the subset (read liberally) without showing them, waits for the
@@ -73,8 +73,9 @@ function checkedAnswer(
     );
   }
   const content = applyDefaults(
-    defaultsToFill(connection.ui, request.requestedSchema),
+    request.requestedSchema,
     (answer as { content?: Record<string, unknown> }).content,
+    connection.ui.defaults,
   );
   const parsed = parseContent(request.requestedSchema, content);
   if (!parsed.ok) {
@@ -88,16 +89,4 @@ function checkedAnswer(
     );
   }
   return { action: 'accept', content: parsed.value };
-}
-
-/**
- * The part of the schema whose defaults the client fills in: all of it, unless the UI showed the
- * defaults pre-filled; then only the required fields (a person cannot leave one of those empty, so
- * one left out was not cleared by them).
- */
-function defaultsToFill(ui: ElicitationUI, schema: RequestedSchema): RequestedSchema {
-  if (ui.defaults !== 'prefilled') return schema;
-  const required = new Set(schema.required ?? []);
-  const properties = Object.entries(schema.properties).filter(([name]) => required.has(name));
-  return { ...schema, properties: Object.fromEntries(properties) };
 }

@@ -64,6 +64,19 @@ describe('applyDefaults', () => {
     expect(Object.getOwnPropertyDescriptor(defaulted, '__proto__')?.value).toBe('d');
   });
 
+  it('fills only required fields when the person saw the defaults pre-filled', () => {
+    const schema: RequestedSchema = {
+      type: 'object',
+      properties: {
+        size: { type: 'string', default: 'm' },
+        note: { type: 'string', default: 'fragile' },
+      },
+      required: ['size'],
+    };
+    expect(applyDefaults(schema, {}, 'prefilled')).toEqual({ size: 'm' });
+    expect(applyDefaults(schema, {}, 'not-prefilled')).toEqual({ size: 'm', note: 'fragile' });
+  });
+
   it('never throws on odd input', () => {
     expect(applyDefaults(null as unknown as RequestedSchema, { a: 1 })).toEqual({ a: 1 });
     expect(applyDefaults(sep1034, 'x' as unknown as Record<string, unknown>)).toMatchObject({ age: 30 });

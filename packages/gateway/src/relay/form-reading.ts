@@ -1,5 +1,6 @@
 import {
-  type FieldSchema,
+  type FieldKind,
+  listFields,
   type ReceivedSchema,
   type RequestedSchema,
   receiveRequestedSchema,
@@ -60,16 +61,14 @@ function read(message: string, requestedSchema: unknown): FormReading {
   return { received, fields, asking, secretFields };
 }
 
-/** The fields a person types text into (not a choice, a yes/no or a number). */
-function typedFields(schema: RequestedSchema): string[] {
-  return Object.entries(schema.properties ?? {})
-    .filter(([, field]) => isTyped(field))
-    .map(([name]) => name);
-}
+/** The kinds of field a person types into (not a choice, a yes/no or a number). */
+const TYPED_KINDS: ReadonlySet<FieldKind> = new Set(['text', 'email', 'uri', 'date', 'date-time']);
 
-function isTyped(field: FieldSchema): boolean {
-  const node = field as unknown as Record<string, unknown>;
-  return node.type === 'string' && node.enum === undefined && node.oneOf === undefined;
+/** The fields a person types text into, read as Parley reads every form (`listFields`). */
+function typedFields(schema: RequestedSchema): string[] {
+  return listFields(schema)
+    .filter((field) => TYPED_KINDS.has(field.kind))
+    .map((field) => field.name);
 }
 
 function deepFreeze<T>(value: T): T {
