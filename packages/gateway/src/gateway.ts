@@ -16,6 +16,8 @@ import { GatewayConfigError, readGatewayConfig } from './config/read-config.js';
 import type { GatewayConfig } from './config/schema.js';
 import { type LiveCallRouter, LiveCalls } from './held/live-calls.js';
 import { Mounts } from './mount/mounts.js';
+import { directRelay } from './relay/direct-relay.js';
+import { Handovers } from './relay/handovers.js';
 import type { RelaySettings } from './relay/relay-call.js';
 import { Upstream, type UpstreamStatus } from './upstream/upstream.js';
 
@@ -117,11 +119,13 @@ export class Gateway {
       urls: config.urls ?? 'warn',
       holdMs: HOLD_MS,
       maxLegs: maxRounds * 4,
+      handovers: new Handovers(),
     };
     const names = Object.keys(config.upstreams);
     this.#mounts = new Mounts(this.server, settings, names.length > 1, (level, message) =>
       this.#log(level, message),
     );
+    this.server.directToolCalls(directRelay(settings, (name) => this.#mounts.toolOf(name)));
     const log = (level: 'debug' | 'info' | 'warn' | 'error', message: string) =>
       this.#log(level === 'debug' ? 'info' : level, message);
     // A host subscribing to a resource makes the gateway subscribe to it where it comes from.

@@ -7,6 +7,7 @@ import { WaitingReminders } from './context/waiting-progress.js';
 import { FlowKit, type FlowsOptions } from './flows/flow-kit.js';
 import { type Logger, stderrLogger } from './log.js';
 import type { Middleware } from './middleware.js';
+import type { DirectToolCalls } from './modern/direct-calls.js';
 import type { OnceStore, OnceTimings } from './once/once-store.js';
 import type { QuestionPagesOptions } from './pages/page-types.js';
 import { type PageListenerStarter, QuestionPages } from './pages/question-pages.js';
@@ -179,6 +180,8 @@ export class App {
   readonly once: { readonly store: OnceStore; readonly timings: OnceTimings } | undefined;
   /** What `server.use()` added, outermost first. */
   readonly middleware: Middleware[] = [];
+  /** What serves 2026-07-28 tool calls before Parley's own handling (`server.directToolCalls`). */
+  directToolCalls: DirectToolCalls | undefined;
   /** Passes 2025-era requests to the replica holding their session, when the server has one. */
   readonly sessionRouter: SessionRouter | undefined;
   /** What every 2025-era session id this replica issues starts with (`''` for nothing). */

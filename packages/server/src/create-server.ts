@@ -2,6 +2,7 @@ import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { App, type ServerOptions } from './app.js';
 import type { FlowPage } from './flows/flow-kit.js';
 import type { Middleware } from './middleware.js';
+import type { DirectToolCalls } from './modern/direct-calls.js';
 import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';
@@ -157,6 +158,25 @@ export class ParleyServer {
    */
   onSubscriptions(watcher: (uri: string, watched: boolean) => void): () => void {
     return this.#app.changes.onWatch(watcher);
+  }
+
+  /**
+   * Serves 2026-07-28 tool calls over HTTP with `handler` before Parley's own handling, for a
+   * server that passes calls on (a gateway) and has a cheaper way to serve some of them: it is
+   * offered each `tools/call` after every check of the endpoint, and returns `undefined` to have
+   * it served as usual, or the call's outcome. Its rounds carry its own sealed state (bound as a
+   * call's own is, never opened as one); a round of Parley's own never reaches it, and it may hand
+   * a call back to Parley at any round (`serve`). It is skipped while middleware is registered
+   * (`use`), so middleware sees every call; stdio and 2025 sessions never reach it. One handler at
+   * a time; `undefined` removes it.
+   *
+   * @example
+   * server.directToolCalls((call) =>
+   *   call.name === 'ping' ? Promise.resolve({ result: { content: [{ type: 'text', text: 'pong' }] } }) : undefined,
+   * );
+   */
+  directToolCalls(handler: DirectToolCalls | undefined): void {
+    this.#app.directToolCalls = handler;
   }
 
   /** The resource URIs some client is subscribed to now. */

@@ -52,6 +52,7 @@ export type {
   RequestContext,
   RoundOutcome,
 } from './middleware.js';
+export type { DirectToolCall, DirectToolCalls, DirectToolOutcome } from './modern/direct-calls.js';
 export { MemoryOnceStore } from './once/memory-once-store.js';
 export {
   OnceBusyError,

@@ -33,6 +33,8 @@ export interface HostFacts {
   readonly logLevel: string | undefined;
   /** How long a leg may wait on an upstream with nothing new before answering `wait` (2026-07-28 hosts). */
   readonly holdMs: number;
+  /** Whether the host asked for progress on this request (a direct leg then asks the upstream for it). */
+  readonly progress?: boolean;
   /** Aborts when the host cancels. */
   readonly signal: AbortSignal;
   readonly listeners: LiveListeners;

@@ -8,6 +8,15 @@ import { passthroughSchema, promptArgumentsSchema } from './passthrough-schema.j
 
 type Kind = 'tool' | 'prompt' | 'resource';
 
+/** A tool of an upstream as the gateway registered it. */
+export interface MountedTool {
+  readonly upstream: Upstream;
+  /** The upstream's listing of it. */
+  readonly tool: Tool;
+  /** Whether its input schema marks parameters `x-mcp-header` (sent as `Mcp-Param-*` headers too). */
+  readonly paramHeaders: boolean;
+}
+
 interface Entry {
   readonly upstream: string;
   /** The listing it was registered from, as JSON: a change re-registers it. */
@@ -34,6 +43,8 @@ export class Mounts {
     resource: new Map(),
   };
   readonly #templates = new Map<string, UriTemplate>();
+  /** The tools registered, by the host's name: which upstream's, and as it listed it. */
+  readonly #tools = new Map<string, MountedTool>();
 
   constructor(
     server: ParleyServer,
@@ -108,6 +119,11 @@ export class Mounts {
         if (entry.upstream === upstream) this.#remove(kind, name);
   }
 
+  /** The tool a host calls `name`: its upstream and the upstream's own listing of it. */
+  toolOf(name: string): MountedTool | undefined {
+    return this.#tools.get(name);
+  }
+
   /** Which upstream serves `uri`: the one that listed it, or whose template it matches. */
   ownerOf(uri: string): string | undefined {
     const listed = this.#entries.resource.get(uri)?.upstream;
@@ -162,6 +178,7 @@ export class Mounts {
 
   #remove(kind: Kind, name: string): void {
     this.#entries[kind].delete(name);
+    this.#tools.delete(name);
     if (kind === 'tool') this.#server.removeTool(name);
     else if (kind === 'prompt') this.#server.removePrompt(name);
     else this.#server.removeResource(name);
@@ -192,6 +209,7 @@ export class Mounts {
       },
       (args, ctx) => this.#relay(upstream, 'tools/call', { name: tool.name, arguments: args }, name, ctx),
     );
+    this.#tools.set(name, { upstream, tool, paramHeaders: declaresParamHeaders(tool) });
   }
 
   #addPrompt(upstream: Upstream, name: string, prompt: Prompt): void {
@@ -292,5 +310,16 @@ function completers(upstream: Upstream, names: readonly string[], ref: Record<st
           : [];
       },
     ]),
+  );
+}
+
+function declaresParamHeaders(tool: Tool): boolean {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  return (
+    typeof properties === 'object' &&
+    properties !== null &&
+    Object.values(properties).some(
+      (property) => typeof property === 'object' && property !== null && 'x-mcp-header' in property,
+    )
   );
 }

@@ -1,11 +1,11 @@
-import { type BatchItem, SamplingDeclinedError, ToolError } from '@parley/server';
+import { type BatchItem, type ParleyContext, SamplingDeclinedError, ToolError } from '@parley/server';
 import type { AuditSink, QuestionAudit } from '../audit.js';
 import type { UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 import { type Reading, type ReadQuestion, readQuestion } from './upstream-question.js';
 
 /** What asking one round of an upstream's questions needs, besides the questions. */
 export interface HostAsk {
-  readonly reading: Reading;
+  readonly reading: Reading & { readonly ctx: ParleyContext };
   readonly call: { readonly method: string; readonly name: string };
   /** `<host revision> > <upstream revision>`. */
   readonly pairing: string;
@@ -89,6 +89,41 @@ function declinedSampling(
   return answers;
 }
 
+/** The call a question belongs to, as its audit event names it. */
+export interface AuditedCall {
+  readonly upstream: string;
+  readonly method: string;
+  readonly name: string;
+  /** `<host revision> > <upstream revision>`. */
+  readonly pairing: string;
+  readonly user: string | undefined;
+}
+
+/** One question's audit event (never its answer). */
+export function questionAudit(
+  call: AuditedCall,
+  key: string,
+  mode: QuestionAudit['mode'],
+  outcome: QuestionAudit['outcome'],
+  waitMs: number,
+  extra: Pick<QuestionAudit, 'fallback' | 'reason'>,
+): QuestionAudit {
+  return {
+    type: 'question',
+    at: new Date(Date.now() - waitMs).toISOString(),
+    upstream: call.upstream,
+    method: call.method,
+    name: call.name,
+    key,
+    mode,
+    pairing: call.pairing,
+    outcome,
+    waitMs,
+    ...extra,
+    ...(call.user !== undefined && { user: call.user }),
+  };
+}
+
 function event(
   ask: HostAsk,
   key: string,
@@ -97,19 +132,12 @@ function event(
   waitMs: number,
   extra: Pick<QuestionAudit, 'fallback' | 'reason'>,
 ): QuestionAudit {
-  const user = ask.reading.ctx.user?.id;
-  return {
-    type: 'question',
-    at: new Date(Date.now() - waitMs).toISOString(),
+  const call = {
     upstream: ask.reading.upstream,
     method: ask.call.method,
     name: ask.call.name,
-    key,
-    mode,
     pairing: ask.pairing,
-    outcome,
-    waitMs,
-    ...extra,
-    ...(user !== undefined && { user }),
+    user: ask.reading.ctx.user?.id,
   };
+  return questionAudit(call, key, mode, outcome, waitMs, extra);
 }

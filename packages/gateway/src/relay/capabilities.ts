@@ -18,7 +18,7 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  * @param revision the upstream session's revision where it is pinned (2025-06-18 knows no modes).
  */
 export function upstreamCapabilities(
-  ctx: ParleyContext,
+  ctx: Pick<ParleyContext, 'clientCapabilities' | 'can'>,
   pages: boolean,
   revision?: string,
 ): ClientCapabilities {

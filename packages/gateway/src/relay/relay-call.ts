@@ -8,6 +8,7 @@ import type { Step } from '../leg/step.js';
 import type { Upstream, UpstreamCall } from '../upstream/upstream.js';
 import { askHost } from './ask-host.js';
 import { upstreamCapabilities } from './capabilities.js';
+import { HANDOVER_META, type Handovers } from './handovers.js';
 import { followTask } from './relay-task.js';
 
 /** What every relayed call shares: the gateway's settings and its held calls. */
@@ -21,6 +22,8 @@ export interface RelaySettings {
   readonly holdMs: number;
   /** Legs (rounds and waits) one call may take on the upstream side. */
   readonly maxLegs: number;
+  /** Calls `directRelay` served so far and hands on (see `Handovers`). */
+  readonly handovers: Handovers;
 }
 
 /** One call the gateway passes on: to which upstream, as what, and what the host called it. */
@@ -54,7 +57,13 @@ export async function relayCall(
   };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    let step = (await ctx.once('gw:0', () => upstream.begin(call, host) as never)) as Step;
+    const handover = settings.handovers.take(ctx.sdk.mcpReq._meta);
+    const first = (await ctx.once('gw:0', () => {
+      if (handover === undefined) return upstream.begin(call, host) as never;
+      if ('live' in handover) return upstream.beginLive(call, host) as never;
+      return { ...handover.step, from: handover.from } as never;
+    })) as Step & { readonly from?: number };
+    let step: Step = first;
     const ask = {
       reading: { ctx, asker: upstream.title, upstream: upstream.name, live: false, urls: settings.urls },
       call: { method: call.method, name: target.name },
@@ -62,7 +71,7 @@ export async function relayCall(
       audit: settings.audit,
       urlIds,
     };
-    for (let leg = 1; ; leg++) {
+    for (let leg = 1 + (first.from ?? 0); ; leg++) {
       if (step.kind === 'result') return step.result;
       if (step.kind === 'task')
         return await followTask(ctx, upstream, host, ask, step.taskId, step.pollIntervalMs);
@@ -128,12 +137,13 @@ function logLevelOf(ctx: ParleyContext): string | undefined {
   return typeof level === 'string' ? level : undefined;
 }
 
-/** The host request's `_meta` entries that travel on: everything but MCP's own keys and the progress token. */
-function forwardedMeta(meta: unknown): Record<string, Json> {
+/** The host request's `_meta` entries that travel on: everything but MCP's own keys, the progress token and a handover. */
+export function forwardedMeta(meta: unknown): Record<string, Json> {
   if (!isRecord(meta)) return {};
   const kept: Record<string, Json> = {};
   for (const [key, value] of Object.entries(meta)) {
-    if (key === 'progressToken' || key.startsWith('io.modelcontextprotocol/')) continue;
+    if (key === 'progressToken' || key === HANDOVER_META || key.startsWith('io.modelcontextprotocol/'))
+      continue;
     kept[key] = value as Json;
   }
   return kept;

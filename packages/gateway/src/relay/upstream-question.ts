@@ -32,13 +32,22 @@ export type ReadQuestion =
       readonly secret: boolean;
       /** The 2025-11-25 id the host is sent for a URL question, and the upstream's own. */
       readonly elicitation?: { readonly host: string; readonly upstream: string };
+      /**
+       * The `elicitation/create` params a 2026-07-28 host is sent for it when nothing stands between
+       * (a form with no secret, a URL), as Parley's server would send its batch item; with the form
+       * question it checks the answer against. See `directRelay`.
+       */
+      readonly relayed?: {
+        readonly params: { readonly [key: string]: Json };
+        readonly question?: QuestionInput;
+      };
       answer(outcome: unknown): UpstreamAnswer;
     }
   | { readonly mode: QuestionMode | 'unknown'; readonly refused: UpstreamAnswer; readonly reason: string };
 
 /** What reading a question needs to know. */
 export interface Reading {
-  readonly ctx: ParleyContext;
+  readonly ctx: Pick<ParleyContext, 'can'>;
   /** Who asks, as people read it. */
   readonly asker: string;
   /** The upstream's name, for errors. */
@@ -112,10 +121,17 @@ function readForm(reading: Reading, params: Readonly<Record<string, unknown>>): 
     return cannotShow(reading, `its form has ${fields} fields (at most ${MAX_FORM_FIELDS})`);
   const question = { kind: 'form', schema: received.schema, secretFields } as unknown as QuestionInput;
   const text = attributed(reading.asker, message, received.description);
+  const plain = secretFields.length === 0 && !asking && reading.ctx.can('form');
   return {
     mode: 'form',
     item: input.elicit(text, question, { mentionsSecret: asking }),
     secret: secretFields.length > 0,
+    ...(plain && {
+      relayed: {
+        params: { mode: 'form', message: text, requestedSchema: received.schema as unknown as Json },
+        question,
+      },
+    }),
     answer: (outcome): UpstreamAnswer => {
       const { action, value } = outcome as { action: 'accept' | 'decline' | 'cancel'; value?: unknown };
       return action === 'accept' ? { result: { action, content: revealed(value) } } : { result: { action } };
@@ -150,6 +166,8 @@ function readUrl(reading: Reading, params: Readonly<Record<string, unknown>>): R
     mode: 'url',
     item: input.url(text, inspection.href, { elicitationId: hostId }),
     secret: false,
+    // As Parley's server sends a URL question on 2026-07-28: without an id (no completion follows).
+    relayed: { params: { mode: 'url', message: text, url: inspection.href } },
     ...(upstreamId !== '' && { elicitation: { host: hostId, upstream: upstreamId } }),
     answer: (outcome) => ({
       result: { action: (outcome as { action: 'accept' | 'decline' | 'cancel' }).action },

@@ -2,7 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Client, ClientCapabilities, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -14,6 +16,7 @@ import type { LiveCalls } from '../held/live-calls.js';
 import type { HostFacts, LiveListeners } from '../leg/host-facts.js';
 import type { Step, UpstreamAnswer, Via } from '../leg/step.js';
 import { type Catalog, EMPTY_CATALOG, fetchCatalog } from './catalog.js';
+import { DirectLegs } from './direct-legs.js';
 import { eraOptions, handshakeVersions, type Reach, reachOf } from './reach.js';
 import { isUnreachable } from './reachability.js';
 import { SessionPool } from './session-pool.js';
@@ -118,6 +121,8 @@ export class Upstream {
   #stream: { close(): Promise<void> } | undefined;
   /** The host side of the 2026-07-28 leg whose response stream is being read. */
   readonly #legs = new AsyncLocalStorage<LiveListeners>();
+  /** A 2026-07-28 HTTP upstream's legs sent without the SDK's client (see `directLeg`). */
+  #direct: DirectLegs | undefined;
 
   constructor(name: string, config: UpstreamConfig, deps: Dependencies) {
     this.name = name;
@@ -191,23 +196,59 @@ export class Upstream {
     clearInterval(this.#health);
     const control = this.#control;
     this.#control = undefined;
-    await Promise.all([control?.sdk.close().catch(() => {}), this.#sessions.close()]);
+    await Promise.all([control?.sdk.close().catch(() => {}), this.#closeDirect(), this.#sessions.close()]);
     this.#fetch?.close();
   }
 
   /** Starts a call: its first leg, or its first step as a held 2025 call. */
   async begin(call: UpstreamCall, host: HostFacts): Promise<Step> {
     const control = this.#ready();
-    if (control.era === 'handshake') return this.#beginLive(call, host);
+    if (control.era === 'handshake') return this.beginLive(call, host);
     let step: Step;
     try {
       step = await this.#leg(control.sdk, call, host, undefined, undefined);
     } catch (error) {
-      if (this.#fallsBack(error)) return this.#beginLive(call, host);
+      if (this.fallsBack(error)) return this.beginLive(call, host);
       throw error;
     }
-    if (step.kind === 'result' && this.#fallsBackOn(step)) return this.#beginLive(call, host);
+    if (this.fallsBack(step)) return this.beginLive(call, host);
     return step;
+  }
+
+  /** Whether 2026-07-28 legs of this upstream can go without the SDK's client (`directLeg`). */
+  get direct(): boolean {
+    return this.#direct !== undefined && this.#state === 'ready';
+  }
+
+  /**
+   * One 2026-07-28 leg sent straight on the gateway's transport (a relayed round of a 2026-07-28
+   * host: see `directRelay`), with what `#leg` sends, read into the same step. It fails as `#leg`
+   * does (`ToolError`, or the upstream's own JSON-RPC error as a `ProtocolError`).
+   */
+  async directLeg(
+    call: UpstreamCall,
+    host: HostFacts,
+    state: string | undefined,
+    answers: Readonly<Record<string, UpstreamAnswer>> | undefined,
+  ): Promise<Step> {
+    const legs = this.#direct;
+    if (legs === undefined || this.#state !== 'ready') this.#ready();
+    const params = legParams(call, host, state, answers);
+    Object.assign(params._meta as object, {
+      [PROTOCOL_VERSION_META_KEY]: this.#control?.protocolVersion,
+      [CLIENT_INFO_META_KEY]: this.#deps.clientInfo,
+    });
+    const result = await legs!
+      .send(call.method, params, {
+        signal: host.signal,
+        timeoutMs: this.#timeoutMs,
+        listeners: host.listeners,
+        progress: host.progress === true,
+      })
+      .catch((error: unknown) => {
+        throw this.#failure(error);
+      });
+    return stepOf(result, this.name, this.#taskKey);
   }
 
   /** The next leg of a call: its answers (or none, after a `wait`) sent on where the last step came from. */
@@ -270,17 +311,15 @@ export class Upstream {
     );
   }
 
-  /** Under era `auto`, a tool that can ask only over the 2025 handshake is called again on a 2025 session. */
-  #fallsBack(error: unknown): boolean {
-    return (
-      (this.config.era ?? 'auto') === 'auto' &&
-      error instanceof ProtocolError &&
-      asksOnlyOverHandshake(error.message)
-    );
-  }
-
-  #fallsBackOn(step: Extract<Step, { kind: 'result' }>): boolean {
-    if ((this.config.era ?? 'auto') !== 'auto' || step.result.isError !== true) return false;
+  /**
+   * Under era `auto`, whether a first leg's failure (or error result) says the tool can ask only
+   * over the 2025 handshake: it is then called again on a 2025 session (`beginLive`).
+   */
+  fallsBack(outcome: unknown): boolean {
+    if ((this.config.era ?? 'auto') !== 'auto') return false;
+    if (outcome instanceof ProtocolError) return asksOnlyOverHandshake(outcome.message);
+    const step = outcome as Step;
+    if (step?.kind !== 'result' || step.result.isError !== true) return false;
     const content = Array.isArray(step.result.content) ? step.result.content : [];
     const text = content
       .map((block) =>
@@ -298,20 +337,7 @@ export class Upstream {
     state: string | undefined,
     answers: Readonly<Record<string, UpstreamAnswer>> | undefined,
   ): Promise<Step> {
-    const meta: Record<string, unknown> = {
-      ...host.meta,
-      [CLIENT_CAPABILITIES_META_KEY]: host.capabilities,
-      ...(host.logLevel !== undefined && { [LOG_LEVEL_META_KEY]: host.logLevel }),
-    };
-    const params: Record<string, unknown> = { ...call.params, _meta: meta };
-    if (answers !== undefined)
-      params.inputResponses = Object.fromEntries(
-        Object.entries(answers).map(([key, answer]) => [
-          key,
-          'result' in answer ? answer.result : { action: 'cancel' },
-        ]),
-      );
-    if (state !== undefined) params.requestState = state;
+    const params = legParams(call, host, state, answers);
     const options = {
       signal: host.signal,
       timeout: this.#timeoutMs,
@@ -338,7 +364,7 @@ export class Upstream {
   }
 
   /** A call on a 2025 session of the caller's, held open in the gateway while it asks. */
-  async #beginLive(call: UpstreamCall, host: HostFacts): Promise<Step> {
+  async beginLive(call: UpstreamCall, host: HostFacts): Promise<Step> {
     const live = await this.#sessions.start(host.sessionKey, host.capabilities, call.method, {
       ...call.params,
       ...(Object.keys(host.meta).length > 0 && { _meta: host.meta }),
@@ -386,6 +412,13 @@ export class Upstream {
       });
       this.#control = control;
       if (control.era === 'modern') this.#taskKey = carryTaskResults(control.transport);
+      if (control.era === 'modern' && typeof target === 'string') {
+        const legs = new DirectLegs(
+          httpTransport(target, { ...options, ...(request !== undefined && { request }) }),
+        );
+        await legs.start();
+        this.#direct = legs;
+      }
       control.sdk.onclose = () => this.#lost(control, 'the connection closed');
       this.#setCatalog(await fetchCatalog(control.sdk, control.sdk.getServerCapabilities(), this.#timeoutMs));
       if (control.era === 'modern') await this.#listen(control.sdk);
@@ -403,7 +436,7 @@ export class Upstream {
     } catch (error) {
       const control = this.#control;
       this.#control = undefined;
-      await control?.sdk.close().catch(() => {});
+      await Promise.all([control?.sdk.close().catch(() => {}), this.#closeDirect()]);
       this.#down(error instanceof Error ? error.message : String(error));
     }
   }
@@ -520,6 +553,7 @@ export class Upstream {
     this.#control = undefined;
     clearInterval(this.#health);
     void control.sdk.close().catch(() => {});
+    void this.#closeDirect();
     // Its 2025 sessions went with it: their held calls end now, with an error, not at their timeout.
     void this.#sessions.closeAll();
     this.#down(why);
@@ -540,12 +574,42 @@ export class Upstream {
     this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
   }
 
+  #closeDirect(): Promise<void> {
+    const legs = this.#direct;
+    this.#direct = undefined;
+    return legs?.close().catch(() => {}) ?? Promise.resolve();
+  }
+
   #setState(state: UpstreamStatus['state']): void {
     if (this.#state === state) return;
     this.#state = state;
     this.#since = Date.now();
     this.#deps.events.status(this);
   }
+}
+
+/** A 2026-07-28 leg's params: the host's capabilities for this request, its answers, the state echoed byte for byte. */
+function legParams(
+  call: UpstreamCall,
+  host: HostFacts,
+  state: string | undefined,
+  answers: Readonly<Record<string, UpstreamAnswer>> | undefined,
+): Record<string, unknown> {
+  const meta: Record<string, unknown> = {
+    ...host.meta,
+    [CLIENT_CAPABILITIES_META_KEY]: host.capabilities,
+    ...(host.logLevel !== undefined && { [LOG_LEVEL_META_KEY]: host.logLevel }),
+  };
+  const params: Record<string, unknown> = { ...call.params, _meta: meta };
+  if (answers !== undefined)
+    params.inputResponses = Object.fromEntries(
+      Object.entries(answers).map(([key, answer]) => [
+        key,
+        'result' in answer ? answer.result : { action: 'cancel' },
+      ]),
+    );
+  if (state !== undefined) params.requestState = state;
+  return params;
 }
 
 function withoutOutputSchema(tool: Tool): Tool {

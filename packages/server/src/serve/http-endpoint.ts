@@ -37,6 +37,7 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from '../http/rpc-error.js';
 import { toFetchExchange } from '../http/web-adapter.js';
+import { offerDirectCall } from '../modern/direct-calls.js';
 import { ListenStreams } from '../modern/listen-streams.js';
 import { type ExchangeSink, ModernMux } from '../modern/modern-mux.js';
 import { checkStandardHeaders, paramHeadersOf } from '../modern/standard-headers.js';
@@ -403,7 +404,14 @@ export class Endpoint {
     }
     const accept = exchange.header('accept');
     const sink = new HttpSink(respond, accept === undefined || /text\/event-stream|\*\/\*/.test(accept));
-    exchange.onAbort(this.#mux.exchange(message, { authInfo, caller }, sink));
+    const asUsual = (served: JSONRPCRequest) =>
+      exchange.onAbort(this.#mux.exchange(served, { authInfo, caller }, sink));
+    if (message.method === 'tools/call') {
+      const principal = this.#app.principalOf(authInfo);
+      if (offerDirectCall(this.#app, message, principal, sink, (abort) => exchange.onAbort(abort), asUsual))
+        return;
+    }
+    asUsual(message);
   }
 
   /** Starts the shared modern server once: `legacy: 'reject'` so nothing can pin it to 2025. */

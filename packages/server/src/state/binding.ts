@@ -11,13 +11,18 @@ export interface StateBinding {
   readonly principal: string | undefined;
 }
 
+/** What a Parley call's own state is sealed for. */
+const STATE_PURPOSE = 'parley.state.v1';
+/** What a direct tool call's state (`server.directToolCalls`) is sealed for: never opened as the other. */
+export const DIRECT_PURPOSE = 'parley.direct.v1';
+
 /**
  * The associated data a state is sealed with. It is not stored in the token: a state presented
  * with another server, method, target, arguments or user simply fails to authenticate.
  */
-export function bindingBytes(binding: StateBinding): Uint8Array {
+export function bindingBytes(binding: StateBinding, purpose = STATE_PURPOSE): Uint8Array {
   const parts = [
-    'parley.state.v1',
+    purpose,
     binding.server,
     binding.method,
     binding.target,

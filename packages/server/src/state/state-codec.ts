@@ -1,7 +1,7 @@
 import type { KeyRing } from '@parley/core/seal';
 import { AuthorError } from '../errors.js';
 import { decodePayload, encodePayload } from './payload.js';
-import type { RoundState } from './round-state.js';
+import type { Json, RoundState } from './round-state.js';
 
 /** Why a presented state was refused. For the log only: the wire error is always the same. */
 export type StateRefusal =
@@ -94,5 +94,41 @@ export class StateCodec {
       return { ok: false, reason: 'from-the-future' };
     }
     return { ok: true, state: decoded.state };
+  }
+
+  /**
+   * Seals the JSON a direct tool call hands on to its next round (`server.directToolCalls`), with
+   * this codec's keys, lifetime and size limit; `binding` is made with the direct purpose, so it
+   * never opens as a call's own state, nor that as this.
+   */
+  async sealJson(state: Json, binding: Uint8Array): Promise<string> {
+    const expires = Math.floor(this.#now() / 1000) + this.#options.ttlSeconds;
+    const token = await this.#ring.seal(Buffer.from(JSON.stringify([expires, state]), 'utf8'), binding);
+    if (token.length > this.#options.maxChars)
+      throw new StateTooLargeError(token.length, this.#options.maxChars);
+    return token;
+  }
+
+  /** Opens what {@link sealJson} sealed. Never throws. */
+  async openJson(
+    token: string,
+    binding: Uint8Array,
+  ): Promise<{ ok: true; state: Json } | { ok: false; reason: StateRefusal }> {
+    if (token.length > this.#options.maxChars) return { ok: false, reason: 'too-large' };
+    const opened = await this.#ring.open(token, binding);
+    if (!opened.ok) return { ok: false, reason: opened.reason };
+    let decoded: unknown;
+    try {
+      decoded = JSON.parse(Buffer.from(opened.plaintext).toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'bad-payload' };
+    }
+    if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'number')
+      return { ok: false, reason: 'bad-payload' };
+    const now = Math.floor(this.#now() / 1000);
+    if (decoded[0] < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
+    if (decoded[0] > now + this.#options.ttlSeconds + this.#options.clockSkewSeconds)
+      return { ok: false, reason: 'from-the-future' };
+    return { ok: true, state: decoded[1] as Json };
   }
 }

@@ -1,0 +1,223 @@
+import { LOG_LEVEL_META_KEY, ProtocolError } from '@modelcontextprotocol/client';
+import { applyDefaults, isRecord } from '@parley/core';
+import { prepareQuestion } from '@parley/core/form';
+import {
+  type DirectToolCall,
+  type DirectToolCalls,
+  type DirectToolOutcome,
+  type Json,
+  ToolError,
+  toolErrorResult,
+} from '@parley/server';
+import type { HostFacts } from '../leg/host-facts.js';
+import type { Step, UpstreamAnswer, UpstreamRequest, Via } from '../leg/step.js';
+import type { MountedTool } from '../mount/mounts.js';
+import type { UpstreamCall } from '../upstream/upstream.js';
+import { questionAudit } from './ask-host.js';
+import { upstreamCapabilities } from './capabilities.js';
+import type { Handover } from './handovers.js';
+import { forwardedMeta, type RelaySettings } from './relay-call.js';
+import { type Reading, readQuestion } from './upstream-question.js';
+
+/** What a directly relayed call hands on from one round to the next (sealed by Parley's server). */
+interface RoundState {
+  /** The upstream's own `requestState`, byte for byte. */
+  readonly u?: string;
+  /** The questions the upstream asked in the last leg, as it asked them (the host answers these). */
+  readonly q?: { readonly [key: string]: UpstreamRequest };
+  /** When they were put to the host. */
+  readonly at?: number;
+  /** Upstream legs the call took so far. */
+  readonly l: number;
+}
+
+const PAIRING = '2026-07-28 > 2026-07-28';
+
+/**
+ * The gateway's lean path for the commonest relay: a 2026-07-28 host calling a tool of a
+ * 2026-07-28 upstream over HTTP. Each round is one upstream leg sent straight on the gateway's
+ * transport (`Upstream.directLeg`), its questions passed on exactly as Parley's handler would pass
+ * them (`readQuestion`'s `relayed` params) and the host's answers checked as Parley checks them,
+ * with the upstream's state carried in the gateway's own sealed state: no SDK server, no SDK
+ * client, no journal. What only the full path does (a question page for a host that cannot show a
+ * form, a secret, a refused URL, sampling and roots, a re-ask after an answer that does not check,
+ * a task, a 2025 session under era `auto`, a host with a profile, `Mcp-Param-*` headers) hands
+ * the call to `relayCall` at the step it reached: nothing is asked of the upstream twice.
+ */
+export function directRelay(
+  settings: RelaySettings,
+  toolOf: (name: string) => MountedTool | undefined,
+): DirectToolCalls {
+  return (call) => {
+    const mounted = toolOf(call.name);
+    if (mounted === undefined || call.profiled || mounted.paramHeaders || !mounted.upstream.direct)
+      return undefined;
+    return relayRound(settings, mounted, call);
+  };
+}
+
+async function relayRound(
+  settings: RelaySettings,
+  mounted: MountedTool,
+  call: DirectToolCall,
+): Promise<DirectToolOutcome> {
+  const { upstream, tool } = mounted;
+  const state = call.state as RoundState | undefined;
+  const legs = state?.l ?? 0;
+  const reading: Reading = {
+    ctx: call,
+    asker: upstream.title,
+    upstream: upstream.name,
+    live: false,
+    urls: settings.urls,
+  };
+  const audited = {
+    upstream: upstream.name,
+    method: 'tools/call',
+    name: call.name,
+    pairing: PAIRING,
+    user: call.principal,
+  };
+  let answers: Record<string, UpstreamAnswer> | undefined;
+  if (state?.q !== undefined) {
+    answers = takeAnswers(reading, state.q, call.params.inputResponses);
+    const asked: Step = { kind: 'ask', requests: state.q, via: viaOf(state.u) };
+    if (answers === undefined) return handOver(settings, { from: legs - 1, step: asked });
+    const waitMs = Date.now() - (state.at ?? Date.now());
+    for (const [key, answer] of Object.entries(answers)) {
+      const outcome = 'result' in answer ? (answer.result.action as 'accept') : 'error';
+      const mode = state.q[key]?.params?.mode === 'url' ? 'url' : 'form';
+      settings.audit(questionAudit(audited, key, mode, outcome, waitMs, {}));
+    }
+  }
+  if (legs + 1 > settings.maxLegs)
+    return failed(
+      new ToolError(`${upstream.name} kept the call going for more than ${settings.maxLegs} legs`),
+    );
+  const upstreamCall: UpstreamCall = {
+    method: 'tools/call',
+    params: { name: tool.name, arguments: call.params.arguments ?? {} },
+  };
+  let step: Step;
+  try {
+    step = await upstream.directLeg(upstreamCall, hostFacts(settings, call), state?.u, answers);
+  } catch (error) {
+    if (state === undefined && upstream.fallsBack(error)) return handOver(settings, { live: true });
+    return failed(error);
+  }
+  if (state === undefined && upstream.fallsBack(step)) return handOver(settings, { live: true });
+  return outcomeOf(settings, reading, step, legs + 1);
+}
+
+/** What the host is told of the step the upstream took in leg number `legs`. */
+function outcomeOf(settings: RelaySettings, reading: Reading, step: Step, legs: number): DirectToolOutcome {
+  if (step.kind === 'result') return { result: step.result };
+  if (step.kind === 'task' || step.via.kind !== 'state') return handOver(settings, { from: legs - 1, step });
+  const u = step.via.state;
+  if (step.kind === 'wait') return { state: { ...(u !== undefined && { u }), l: legs } };
+  const inputRequests: Record<string, Json> = {};
+  for (const [key, request] of Object.entries(step.requests)) {
+    let read: ReturnType<typeof readQuestion>;
+    try {
+      read = readQuestion(reading, request);
+    } catch (error) {
+      return failed(error);
+    }
+    if (!('item' in read) || read.relayed === undefined) return handOver(settings, { from: legs - 1, step });
+    inputRequests[key] = { method: 'elicitation/create', params: read.relayed.params };
+  }
+  const state: RoundState = { ...(u !== undefined && { u }), q: step.requests, at: Date.now(), l: legs };
+  return { inputRequests, state: state as unknown as Json };
+}
+
+/**
+ * The host's answers to the questions of the last round, checked as Parley's handler checks them
+ * (a form's content read liberally, then against its schema), each turned into the upstream's;
+ * `undefined` when one is missing or does not check (the full path then asks again, with why).
+ */
+function takeAnswers(
+  reading: Reading,
+  asked: { readonly [key: string]: UpstreamRequest },
+  responses: unknown,
+): Record<string, UpstreamAnswer> | undefined {
+  if (!isRecord(responses)) return undefined;
+  const answers: Record<string, UpstreamAnswer> = {};
+  for (const [key, request] of Object.entries(asked)) {
+    const reply = responses[key];
+    if (!isRecord(reply)) return undefined;
+    const { action, content } = reply;
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
+    const read = readQuestion(reading, request);
+    if (!('item' in read) || read.relayed === undefined) return undefined;
+    const question = read.relayed.question;
+    if (action !== 'accept' || question === undefined) {
+      answers[key] = read.answer({ action });
+      continue;
+    }
+    if (!isRecord(content)) return undefined;
+    const prepared = prepareQuestion(question);
+    const present = Object.values(content).includes(null)
+      ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
+      : content;
+    const parsed = prepared.parse(applyDefaults(prepared.schema, present));
+    if (!parsed.ok) return undefined;
+    answers[key] = read.answer({ action, value: parsed.value });
+  }
+  return answers;
+}
+
+/** The host as a direct leg needs it: this request's capabilities, meta, log level, progress and cancellation. */
+function hostFacts(settings: RelaySettings, call: DirectToolCall): HostFacts {
+  const meta = isRecord(call.params._meta) ? call.params._meta : {};
+  const token = meta.progressToken;
+  const level = meta[LOG_LEVEL_META_KEY];
+  let last = Number.NEGATIVE_INFINITY;
+  return {
+    capabilities: upstreamCapabilities(call, settings.pages),
+    sessionKey: undefined,
+    owner: call.principal,
+    meta: forwardedMeta(meta),
+    logLevel: typeof level === 'string' ? level : undefined,
+    holdMs: settings.holdMs,
+    progress: typeof token === 'string' || typeof token === 'number',
+    signal: call.signal,
+    listeners: {
+      progress({ progress, total, message }) {
+        if (token === undefined || progress <= last) return;
+        last = progress;
+        call.notify('notifications/progress', {
+          progressToken: token,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        });
+      },
+      log({ level: said, data, logger }) {
+        call.notify('notifications/message', { level: said, data, ...(logger !== undefined && { logger }) });
+      },
+    },
+  };
+}
+
+function viaOf(state: string | undefined): Via {
+  return { kind: 'state', ...(state !== undefined && { state }) };
+}
+
+function handOver(settings: RelaySettings, handover: Handover): DirectToolOutcome {
+  return { serve: { meta: settings.handovers.put(handover) } };
+}
+
+/** A failed leg as Parley's handler reports it: a tool error result, or the upstream's JSON-RPC error. */
+function failed(error: unknown): DirectToolOutcome {
+  if (error instanceof ToolError)
+    return { result: toolErrorResult(error.message) as Record<string, unknown> };
+  if (error instanceof ProtocolError)
+    return {
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data !== undefined && { data: error.data as Json }),
+      },
+    };
+  throw error;
+}

@@ -1,0 +1,184 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+import { isRecord } from '@parley/core';
+import type { App } from '../app.js';
+import { isDeclared } from '../ask/kind-table.js';
+import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
+import { bindingBytes, DIRECT_PURPOSE } from '../state/binding.js';
+import type { Json } from '../state/round-state.js';
+import type { ExchangeSink } from './modern-mux.js';
+
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** What a direct call's `requestState` starts with: no state of Parley's own does (base64url has no `.`). */
+const DIRECT_PREFIX = 'd.';
+
+/**
+ * One 2026-07-28 `tools/call` over HTTP, offered to the handler of `server.directToolCalls` after
+ * the endpoint's checks (Host and Origin, authentication, `authorize`, the body, the SDK's inbound
+ * ladder, the standard headers) and before any tool handler runs.
+ */
+export interface DirectToolCall {
+  /** The tool's name, as the client called it. */
+  readonly name: string;
+  /** The request's `params` as received: `arguments`, `_meta`, `inputResponses`. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /**
+   * What the handler handed on with the call's last round (the `state` of its `inputRequests`
+   * outcome), opened and checked: sealed with the server's state keys, bound to this server, tool,
+   * arguments and user, and not expired. `undefined` on a call's first round.
+   */
+  readonly state: Json | undefined;
+  /** The verified caller (`ctx.user.id`), or `undefined` when anonymous. */
+  readonly principal: string | undefined;
+  readonly protocolVersion: string;
+  /** What the client declared on this request. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** Whether the client declared what a kind of question needs (`'form'`, `'url'`, `'sampling'`, `'roots'`), as `ctx.can` tells. */
+  can(kind: string): boolean;
+  /**
+   * Whether a host profile knows this client (`createServer({ hosts })`): Parley then lowers its
+   * forms and raises its answers, which only a tool handler's `ctx.elicit` does, so such a call is
+   * best served as usual.
+   */
+  readonly profiled: boolean;
+  /** Aborted when the client goes away before the response ended. */
+  readonly signal: AbortSignal;
+  /** Sends a notification on this request's response (it becomes an event stream, for a client that reads one). */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/**
+ * What a direct tool call answers: a result (`resultType: 'complete'` is added); input required,
+ * with the questions and the JSON the next round gets back as `state` (sealed here into the
+ * `requestState`); a JSON-RPC error; or `serve`: the server serves the call as usual after all, as
+ * a fresh call (without `requestState` and `inputResponses`), its `_meta` given `meta` on top.
+ */
+export type DirectToolOutcome =
+  | { readonly result: Record<string, unknown> }
+  | { readonly inputRequests?: Record<string, unknown>; readonly state: Json }
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: Json } }
+  | { readonly serve: { readonly meta?: Record<string, Json> } };
+
+/**
+ * Serves some 2026-07-28 tool calls over HTTP itself, before Parley's own handling (the SDK's
+ * server, the tool's handler): for a server that passes calls on (a gateway). Return `undefined`
+ * to have the call served as usual.
+ */
+export type DirectToolCalls = (call: DirectToolCall) => Promise<DirectToolOutcome> | undefined;
+
+/** One offered call, as the endpoint hands it over. */
+interface Offered {
+  readonly app: App;
+  readonly handler: DirectToolCalls;
+  readonly message: JSONRPCRequest;
+  readonly params: Record<string, unknown>;
+  readonly name: string;
+  readonly principal: string | undefined;
+  /** What its state is sealed to (see `bindingBytes`). */
+  readonly binding: Uint8Array;
+  readonly sink: ExchangeSink;
+  readonly onAbort: (listener: () => void) => void;
+  readonly serveAsUsual: (message: JSONRPCRequest) => void;
+}
+
+/**
+ * Offers a 2026-07-28 `tools/call` to the server's direct handler. Returns false (nothing sent)
+ * when the call is not for it: no handler, middleware registered (it must see every call), or a
+ * `requestState` of Parley's own. A state of the handler's that does not open is refused as
+ * Parley refuses its own. `serveAsUsual` serves a request through Parley's own path.
+ */
+export function offerDirectCall(
+  app: App,
+  message: JSONRPCRequest,
+  principal: string | undefined,
+  sink: ExchangeSink,
+  onAbort: (listener: () => void) => void,
+  serveAsUsual: (message: JSONRPCRequest) => void,
+): boolean {
+  const handler = app.directToolCalls;
+  if (handler === undefined || app.middleware.length > 0) return false;
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  const token = params.requestState;
+  if (token !== undefined && !(typeof token === 'string' && token.startsWith(DIRECT_PREFIX))) return false;
+  const name = params.name;
+  if (typeof name !== 'string') return false;
+  const target = { server: app.info.name, method: 'tools/call' as const, target: name };
+  const binding = bindingBytes({ ...target, args: params.arguments ?? {}, principal }, DIRECT_PURPOSE);
+  const offered = { app, handler, message, params, name, principal, binding, sink, onAbort, serveAsUsual };
+  void serveDirect(offered).catch((error: unknown) => {
+    app.log('error', `direct tool call: ${error instanceof Error ? error.message : String(error)}`);
+    sink.finish(rpcError(message.id, INTERNAL_ERROR, 'Internal error') as never, false);
+  });
+  return true;
+}
+
+async function serveDirect(offered: Offered): Promise<void> {
+  const { app, message, params, sink } = offered;
+  const codec = await app.codec();
+  let state: Json | undefined;
+  if (typeof params.requestState === 'string') {
+    const opened = await codec.openJson(params.requestState.slice(DIRECT_PREFIX.length), offered.binding);
+    if (!opened.ok) {
+      const name = JSON.stringify(offered.name.slice(0, 64));
+      app.log('info', `direct tool call ${name}: requestState refused (${opened.reason})`);
+      const data = { reason: 'invalid_request_state' };
+      return sink.finish(
+        rpcError(message.id, INVALID_PARAMS, 'Invalid or expired requestState', data) as never,
+        false,
+      );
+    }
+    state = opened.state;
+  }
+  const outcome = await offered.handler(directCall(offered, state));
+  if (outcome === undefined || 'serve' in outcome) {
+    const { requestState: _state, inputResponses: _answers, ...fresh } = params;
+    const meta = { ...(isRecord(params._meta) ? params._meta : {}), ...(outcome?.serve.meta ?? {}) };
+    return offered.serveAsUsual({ ...message, params: { ...fresh, _meta: meta } });
+  }
+  if ('error' in outcome) {
+    const { code, message: text, data } = outcome.error;
+    return sink.finish(rpcError(message.id, code, text, data) as never, false);
+  }
+  const serverInfo = { [SERVER_INFO]: app.info };
+  if ('result' in outcome) {
+    const meta = isRecord(outcome.result._meta) ? outcome.result._meta : {};
+    const result = { ...outcome.result, resultType: 'complete', _meta: { ...meta, ...serverInfo } };
+    return sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false);
+  }
+  const requestState = DIRECT_PREFIX + (await codec.sealJson(outcome.state, offered.binding));
+  const result = {
+    resultType: 'input_required',
+    ...(outcome.inputRequests !== undefined && { inputRequests: outcome.inputRequests }),
+    requestState,
+    _meta: serverInfo,
+  };
+  sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false);
+}
+
+function directCall(offered: Offered, state: Json | undefined): DirectToolCall {
+  const { app, params, sink } = offered;
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const declared = meta[CLIENT_CAPABILITIES_META_KEY];
+  const clientCapabilities = isRecord(declared) ? declared : {};
+  const protocolVersion = String(meta[PROTOCOL_VERSION_META_KEY]);
+  const abort = new AbortController();
+  offered.onAbort(() => abort.abort());
+  return {
+    name: offered.name,
+    params,
+    state,
+    principal: offered.principal,
+    protocolVersion,
+    clientCapabilities,
+    can: (kind) => isDeclared(kind, clientCapabilities, protocolVersion),
+    profiled: app.hosts.of(meta[CLIENT_INFO_META_KEY], protocolVersion) !== undefined,
+    signal: abort.signal,
+    notify: (method, notificationParams) =>
+      sink.notify({ jsonrpc: '2.0', method, params: notificationParams } as JSONRPCNotification),
+  };
+}
