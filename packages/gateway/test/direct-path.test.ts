@@ -205,6 +205,38 @@ describe('the lean path of a 2026-07-28 host to a 2026-07-28 upstream', () => {
     expect(through.transcript).toEqual(reference.transcript);
   });
 
+  it('stops the upstream leg when the host goes away', async () => {
+    const gone = new AbortController();
+    const call = fetch(lean.url, {
+      method: 'POST',
+      signal: gone.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': REVISION,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'desk_wait',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'desk_wait',
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': REVISION,
+            'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
+          },
+        },
+      }),
+    }).catch(() => 'gone');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = parley.stderr().split('cancelled wait').length;
+    gone.abort();
+    expect(await call).toBe('gone');
+    await expect.poll(() => parley.stderr().split('cancelled wait').length).toBe(before + 1);
+  });
+
   it('refuses its state when it was tampered with or sent for other arguments', async () => {
     const [first] = await post(lean.url, 'desk_book', { arguments: {} });
     const state = first!.result!.requestState!;

@@ -48,13 +48,31 @@ export async function discard(answer: HttpAnswer): Promise<void> {
 export function messagesOf(text: string): JSONRPCMessage[] {
   try {
     const data: unknown = JSON.parse(text);
-    return (Array.isArray(data) ? data : [data]).map((item) => parseJSONRPCMessage(item));
+    return (Array.isArray(data) ? data : [data]).map((item) =>
+      isResultResponse(item) ? item : parseJSONRPCMessage(item),
+    );
   } catch (error) {
     throw new SdkError(
       SdkErrorCode.ClientHttpUnexpectedContent,
       `The upstream answered with a JSON body that is not a JSON-RPC message (${error instanceof Error ? error.name : 'invalid'}); this is a server bug, report it to its authors.`,
     );
   }
+}
+
+/**
+ * A JSON-RPC result response, told by its shape (what the SDK's schema checks of one: the version,
+ * an id, a result object): the answer to nearly every request, read without the schema's parse.
+ */
+function isResultResponse(item: unknown): item is JSONRPCMessage {
+  if (typeof item !== 'object' || item === null) return false;
+  const { jsonrpc, id, result } = item as { jsonrpc?: unknown; id?: unknown; result?: unknown };
+  return (
+    jsonrpc === '2.0' &&
+    (typeof id === 'string' || typeof id === 'number') &&
+    typeof result === 'object' &&
+    result !== null &&
+    !Array.isArray(result)
+  );
 }
 
 /** The session id an `initialize` answer named, checked: it goes back in every request's headers. */

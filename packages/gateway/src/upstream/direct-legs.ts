@@ -26,6 +26,8 @@ export interface LegOptions {
   readonly listeners: LiveListeners;
   /** Whether the host asked for progress (the upstream is then given a token of the gateway's). */
   readonly progress: boolean;
+  /** Whether the host asked for log messages (a log level). */
+  readonly logs: boolean;
 }
 
 /**
@@ -54,6 +56,7 @@ export class DirectLegs {
     return this.#transport.start();
   }
 
+  /** Stops every leg in flight (each fails with an error saying so), then the transport. */
   close(): Promise<void> {
     for (const [, pending] of this.#pending)
       pending.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'The upstream connection closed.'));
@@ -100,15 +103,12 @@ export class DirectLegs {
       options.signal.addEventListener('abort', cancelled, { once: true });
       this.#pending.set(id, pending);
       pending.restart();
-      this.#reading
-        .run(pending, () =>
-          this.#transport.send({ jsonrpc: '2.0', id, method, params: sent } as JSONRPCMessage, {
-            requestSignal: stop.signal,
-          }),
-        )
-        .catch((error: unknown) => {
-          if (this.#pending.has(id)) fail(error);
-        });
+      const message = { jsonrpc: '2.0', id, method, params: sent } as JSONRPCMessage;
+      const send = () => this.#transport.sendStoppedBy(message, stop.signal);
+      // Logs name no request: the leg whose stream is read is known by where the reading runs.
+      (options.logs ? this.#reading.run(pending, send) : send()).catch((error: unknown) => {
+        if (this.#pending.has(id)) fail(error);
+      });
     });
   }
 

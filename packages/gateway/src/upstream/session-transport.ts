@@ -189,6 +189,18 @@ export class SessionTransport implements Transport {
     });
   }
 
+  /**
+   * Sends as {@link send} does, stopped by `signal` alone, not also by the transport's close: for a
+   * caller that stops its own requests when it closes the transport (`DirectLegs`), which saves
+   * joining two signals per request.
+   */
+  sendStoppedBy(message: JSONRPCMessage, signal: AbortSignal): Promise<void> {
+    if (this.#abort === undefined) return this.send(message, { requestSignal: signal });
+    return new Promise<void>((resolve, reject) => {
+      this.#post(message, { requestSignal: signal }, resolve, reject, signal).catch(reject);
+    });
+  }
+
   /** Ends the session at the upstream (`DELETE`); a server that keeps no sessions may answer 405. */
   async terminateSession(): Promise<void> {
     if (this.#sessionId === undefined) return;
@@ -224,6 +236,7 @@ export class SessionTransport implements Transport {
     options: TransportSendOptions | undefined,
     resolve: () => void,
     reject: (error: Error) => void,
+    alone?: AbortSignal,
   ): Promise<void> {
     if (options?.resumptionToken !== undefined)
       throw new Error('This transport resumes streams by itself; send without a resumptionToken.');
@@ -235,7 +248,7 @@ export class SessionTransport implements Transport {
       if (!RESERVED.has(name.toLowerCase())) headers[name.toLowerCase()] = value;
     headers['content-type'] = 'application/json';
     headers.accept = 'application/json, text/event-stream';
-    const signal = this.#signal(options?.requestSignal);
+    const signal = alone ?? this.#signal(options?.requestSignal);
     const answer = await this.#request('POST', headers, JSON.stringify(message), signal);
     const requestId = isRequest(message) ? message.id : undefined;
     if (!ok(answer)) {

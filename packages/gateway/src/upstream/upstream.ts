@@ -244,6 +244,7 @@ export class Upstream {
         timeoutMs: this.#timeoutMs,
         listeners: host.listeners,
         progress: host.progress === true,
+        logs: host.logLevel !== undefined,
       })
       .catch((error: unknown) => {
         throw this.#failure(error);
