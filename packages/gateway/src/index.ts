@@ -14,5 +14,6 @@ export type {
 } from './config/schema.js';
 export { createGateway, Gateway, type GatewayOptions, type GatewayStatus } from './gateway.js';
 export type { LiveCallRouter, Resume } from './held/live-calls.js';
+export type { LiveListeners, Owner } from './leg/host-facts.js';
 export type { Step, UpstreamAnswer, UpstreamRequest, Via } from './leg/step.js';
 export type { UpstreamStatus } from './upstream/upstream.js';

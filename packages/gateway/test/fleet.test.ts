@@ -12,6 +12,64 @@ import { startUpstream, textOf, type Upstream } from './support.js';
 
 const STATE_KEYS = `k1:${randomBytes(32).toString('base64')}`;
 
+/**
+ * A 2026-07-28 `tools/call` posted as a host sends it, every JSON-RPC message of its answer handed
+ * to `heard` as it arrives (notifications, then the response); resolves with the response's result.
+ */
+async function callRound(
+  url: string,
+  params: Record<string, unknown>,
+  heard: (message: Record<string, unknown>) => void = () => {},
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': String(params.name),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    ...(signal && { signal }),
+  });
+  let answer: Record<string, unknown> | undefined;
+  const take = (json: string) => {
+    const message = JSON.parse(json) as Record<string, unknown>;
+    heard(message);
+    if ('result' in message || 'error' in message) answer = message;
+  };
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) take(await response.text());
+  else {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body!) {
+      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        buffer = buffer.slice(end + 2);
+        if (data) take(data);
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  }
+  if (answer?.result === undefined) throw new Error(`No result: ${JSON.stringify(answer)}`);
+  return answer.result as Record<string, unknown>;
+}
+
+const ROUND_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  'io.modelcontextprotocol/logLevel': 'info',
+};
+
 /** A fetch that sends each request to the replica `pick` chooses (by its count), recording which. */
 function routed(replicas: () => readonly GatewayProcess[], pick: (index: number, body: string) => number) {
   const served: { method: string; replica: number }[] = [];
@@ -173,15 +231,94 @@ describe('a fleet of gateways in front of a 2025 upstream', () => {
     }
   });
 
+  it("passes the upstream's progress and logs to the host on the replica that serves its round, not the one holding the call", async () => {
+    const [holder, serving] = [replicas[0]!, replicas[1]!];
+    const first = await callRound(holder.url, { name: 'work', _meta: ROUND_META });
+    expect(first).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { steps: expect.any(Object) },
+    });
+    const heard: Record<string, unknown>[] = [];
+    const done = await callRound(
+      serving.url,
+      {
+        name: 'work',
+        inputResponses: { steps: { action: 'accept', content: { steps: 3 } } },
+        requestState: first.requestState,
+        _meta: { ...ROUND_META, progressToken: 'round-2' },
+      },
+      (message) => heard.push(message),
+    );
+    expect(textOf(done)).toBe('Worked 3 steps.');
+    const notes = heard.filter((message) => 'method' in message);
+    expect(
+      notes.filter((note) => note.method === 'notifications/progress').map((note) => note.params),
+    ).toEqual(
+      [1, 2, 3].map((step) => ({
+        progressToken: 'round-2',
+        progress: step,
+        total: 3,
+        message: `step ${step}`,
+      })),
+    );
+    expect(
+      notes
+        .filter((note) => note.method === 'notifications/message')
+        .map((note) => (note.params as { data: unknown }).data),
+    ).toEqual(['did step 1', 'did step 2', 'did step 3']);
+    // ...and all before the round's result.
+    expect(heard.at(-1)).toHaveProperty('result');
+  });
+
+  it('cancels the upstream call held on one replica when its host cancels the round on another', async () => {
+    const [holder, serving] = [replicas[0]!, replicas[1]!];
+    const cancelledBefore = upstream.stderr().split('cancelled work').length - 1;
+    const first = await callRound(holder.url, { name: 'work', arguments: { hang: true }, _meta: ROUND_META });
+    expect(first).toMatchObject({ resultType: 'input_required' });
+    const second = {
+      name: 'work',
+      arguments: { hang: true },
+      inputResponses: { steps: { action: 'accept', content: { steps: 2 } } },
+      requestState: first.requestState,
+      _meta: { ...ROUND_META, progressToken: 'round-2' },
+    };
+    // The host gives up once the work is under way: it closes its request to the replica it is on.
+    const stop = new AbortController();
+    const progress: unknown[] = [];
+    const round = callRound(
+      serving.url,
+      second,
+      (message) => {
+        if (message.method !== 'notifications/progress') return;
+        progress.push(message.params);
+        if (progress.length === 2) stop.abort();
+      },
+      stop.signal,
+    );
+    await expect(round).rejects.toThrow();
+    expect(progress).toHaveLength(2);
+    // The replica holding the call cancelled it upstream...
+    await expect.poll(() => upstream.stderr().split('cancelled work').length - 1).toBe(cancelledBefore + 1);
+    // ...because of that cancel: the same round sent again is told how the call ended.
+    const again = await callRound(serving.url, second);
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toBe(
+      'The upstream call held by gateway replica gw1 failed (Error: the host cancelled the call (on another gateway replica)); call again to start over.',
+    );
+  });
+
   it('drops and logs what is not one of its messages on the bus, and goes on', async () => {
     const publisher = new Redis(redis.url);
     try {
       const [channel] = await publisher.pubsub('CHANNELS', 'parley:gateway:live:gw1-*');
       expect(channel).toMatch(/^parley:gateway:live:gw1-[0-9a-f-]{36}$/);
+      // A resume as anyone on Redis could write one, unsealed.
       await publisher.publish(channel as string, '{"t":"resume","id":"x","from":"gw2-1"}');
       await expect
         .poll(() => replicas[0]!.stderr())
-        .toContain('warn: Dropped a resume without a deadline on the gateway fleet bus.');
+        .toContain(
+          'warn: Dropped a message that is not sealed for the gateway fleet bus on the gateway fleet bus.',
+        );
     } finally {
       await publisher.quit();
     }

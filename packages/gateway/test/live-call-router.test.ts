@@ -1,7 +1,9 @@
 // RedisLiveCallRouter against a real redis-server: replicas of one process each (their own ioredis
 // clients), resumes passed to the replica a handle names, and everything that can go wrong on the way;
-// and openGatewayFleet, which opens a replica's shared parts from a configuration's fleet section.
-import { createGateway, type Resume, type Step } from '@parley/gateway';
+// what the held call says on the way back and the host's cancel on the way there, every message
+// sealed with the fleet's keys; and openGatewayFleet, which opens a replica's shared parts from a
+// configuration's fleet section.
+import { createGateway, type LiveListeners, type Resume, type Step } from '@parley/gateway';
 import {
   openGatewayFleet,
   RedisLiveCallRouter,
@@ -12,6 +14,8 @@ import { freePort, type RedisServer, startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+const secret = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+const KEYS = `k1:${secret(7)}`;
 let redis: RedisServer;
 const clients: Redis[] = [];
 const routers: RedisLiveCallRouter[] = [];
@@ -33,23 +37,41 @@ function client(): Redis {
   return made;
 }
 
-/** A replica's router, serving with `serve` (if given), its log lines kept. */
+/** A replica's router (on the fleet's keys unless told), serving with `serve` (if given), its log lines and the cancels it got kept. */
 async function replica(
   name: string,
-  serve?: (request: Resume) => Promise<Step>,
+  serve?: (request: Resume, listeners: LiveListeners) => Promise<Step>,
   options: RedisLiveCallRouterOptions = {},
 ) {
   const logs: string[] = [];
+  const cancels: [string, string | undefined][] = [];
   const router = new RedisLiveCallRouter(client(), {
     name,
+    keys: KEYS,
     log: (level, message) => logs.push(`${level} ${message}`),
     ...options,
   });
   routers.push(router);
-  if (serve) router.serve(serve);
+  if (serve) router.serve(serve, (handle, owner) => cancels.push([handle, owner]));
   await router.ready();
-  return { router, logs };
+  return { router, logs, cancels };
 }
+
+/** Everything published on a replica's channel from now on, as it travels. */
+async function overhear(router: RedisLiveCallRouter): Promise<string[]> {
+  const heard: string[] = [];
+  const spy = client().duplicate();
+  clients.push(spy);
+  spy.on('message', (_channel, text: string) => heard.push(text));
+  await spy.subscribe(channelOf(router));
+  return heard;
+}
+
+const channelOf = (router: RedisLiveCallRouter) => `parley:gateway:live:${router.replica}`;
+/** A sealed message's kind, as its header shows it (`pb1.<kind>.<id>.<from>.<token>`). */
+const kindOf = (text: string) => text.split('.')[1];
+const DOES_NOT_OPEN =
+  'Dropped a message that does not open with the fleet keys (forged, altered, or meant for another replica) on the gateway fleet bus.';
 
 const handleOf = (router: RedisLiveCallRouter) => `${router.replica}.${'h'.repeat(43)}`;
 const resumeOf = (handle: string, holdMs = 1_000): Resume => ({
@@ -156,74 +178,252 @@ describe('RedisLiveCallRouter', () => {
     );
   });
 
-  it('drops and logs bad, forged and misdirected messages, and goes on serving', async () => {
-    const served: Resume[] = [];
+  it('serves a resume only on the replica it was sealed for: copied onto another channel, it does not open', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    const served: Resume[] = [];
     const holder = await replica('gw1', async (request) => {
       served.push(request);
       await held;
       return asked(request.handle);
     });
+    // A replica of the fleet (it has the keys) answering, by a bug, resumes it was never sent.
     const other = await replica('gw3', async (request) => asked(request.handle));
     const sender = await replica('gw2');
     const handle = handleOf(holder.router);
-    const publisher = client();
-    const toHolder = `parley:gateway:live:${holder.router.replica}`;
-    const toSender = `parley:gateway:live:${sender.router.replica}`;
-    const resume = (fields: Record<string, unknown>) =>
-      JSON.stringify({
-        t: 'resume',
-        id: 'forged-1',
-        from: sender.router.replica,
-        until: Date.now() + 10_000,
-        resume: { handle, owner: 'alice', round: 1, answers: null, holdMs: 1_000 },
-        ...fields,
-      });
-
+    const toHolder = await overhear(holder.router);
     const waiting = sender.router.forward(holder.router.replica, resumeOf(handle));
     await expect.poll(() => served.length).toBe(1);
-    // On the holder's channel: junk, and a resume for a call another replica holds.
-    await publisher.publish(toHolder, 'not json at all \u001b[2J');
-    await publisher.publish(
-      toHolder,
-      resume({ resume: { handle: handleOf(other.router), owner: 'alice', round: 1, holdMs: 1_000 } }),
-    );
-    await publisher.publish(toHolder, resume({ until: Date.now() - 1 }));
-    // On the sender's channel: a reply from a replica the resume did not go to, and one nobody waits for.
-    const spy = client().duplicate();
-    clients.push(spy);
-    await spy.subscribe(toHolder);
-    const sent = new Promise<string>((resolve) => {
-      spy.on('message', (_channel, text: string) => {
-        const parsed = JSON.parse(text) as { id?: string; from?: string; resume?: { round?: number } };
-        if (parsed.from === sender.router.replica && parsed.resume?.round === 9) resolve(parsed.id!);
-      });
-    });
-    const second = sender.router.forward(holder.router.replica, { ...resumeOf(handle), round: 9 });
-    const id = await sent;
-    const forged = { kind: 'result', result: { content: [{ type: 'text', text: 'forged' }] } };
-    await publisher.publish(
-      toSender,
-      JSON.stringify({ t: 'step', id, from: other.router.replica, step: forged }),
-    );
-    await publisher.publish(
-      toSender,
-      JSON.stringify({ t: 'step', id: 'nobody', from: holder.router.replica, step: forged }),
-    );
+    // The resume, copied onto the other replica's channel, does not open there (sealed for the holder's).
+    await client().publish(channelOf(other.router), toHolder[0]!);
+    await expect.poll(() => other.logs).toEqual([`warn ${DOES_NOT_OPEN}`]);
     release();
     expect(await waiting).toEqual(asked(handle));
-    expect(await second).toEqual(asked(handle)); // the forged reply to it was dropped
-    expect(served.map((request) => request.round)).toEqual([1, 9]);
+    expect(sender.logs).toEqual([]);
+    expect(served).toHaveLength(1);
+  });
 
-    // Logged once, then counted into the next line; never the message itself.
-    expect(holder.logs).toEqual(['warn Dropped a message that is not JSON on the gateway fleet bus.']);
-    expect(sender.logs).toEqual([
-      'warn Dropped a reply from a replica the resume was not sent to on the gateway fleet bus.',
+  it('drops and logs what is not sealed with the fleet keys, and goes on serving', async () => {
+    const served: Resume[] = [];
+    const serve = async (request: Resume) => {
+      served.push(request);
+      return asked(request.handle);
+    };
+    const publisher = client();
+    // Junk, and a message as the bus carried them before it was sealed.
+    const first = await replica('gw1', serve);
+    await publisher.publish(channelOf(first.router), 'not json at all \u001b[2J');
+    const plain = JSON.stringify({
+      t: 'resume',
+      id: 'forged-1',
+      from: 'gw2-1',
+      until: Date.now() + 10_000,
+      resume: { handle: handleOf(first.router), owner: 'alice', round: 1, answers: null, holdMs: 1_000 },
+    });
+    await publisher.publish(channelOf(first.router), plain);
+    await expect
+      .poll(() => first.logs)
+      .toEqual([
+        'warn Dropped a message that is not sealed for the gateway fleet bus on the gateway fleet bus.',
+      ]);
+    expect(first.logs.join('\n')).not.toContain('\u001b');
+
+    // A replica with other keys (whoever can publish on Redis, without the fleet's keys) forges a resume.
+    const second = await replica('gw1', serve);
+    const forger = await replica('gw9', undefined, { keys: `k1:${secret(8)}`, answerTimeoutMs: 200 });
+    await expect(
+      forger.router.forward(second.router.replica, resumeOf(handleOf(second.router), 100)),
+    ).rejects.toThrow(/^The gateway replica gw1 that holds this call did not answer within 0\.3 s/);
+    expect(second.logs).toEqual([`warn ${DOES_NOT_OPEN}`]);
+
+    // A replica whose key ring lacks the fleet's key: its operator is told what to check.
+    const third = await replica('gw1', serve);
+    const stray = await replica('gw8', undefined, { keys: `k9:${secret(7)}`, answerTimeoutMs: 200 });
+    await expect(
+      stray.router.forward(third.router.replica, resumeOf(handleOf(third.router), 100)),
+    ).rejects.toThrow(/did not answer within/);
+    expect(third.logs).toEqual([
+      'warn Dropped a message sealed with a key this replica does not have (is fleet.stateKeys the same on every replica?) on the gateway fleet bus.',
     ]);
-    expect(holder.logs.join('\n')).not.toContain('\u001b');
+    expect(served).toEqual([]);
+
+    // And each goes on serving the fleet.
+    const { router: sender } = await replica('gw2');
+    for (const holder of [first, second, third])
+      expect(await sender.forward(holder.router.replica, resumeOf(handleOf(holder.router)))).toEqual(
+        asked(handleOf(holder.router)),
+      );
+    expect(served).toHaveLength(3);
+  });
+
+  it('serves a resume once, however often or late it is replayed, and drops a replayed reply', async () => {
+    const served: Resume[] = [];
+    const serve = async (request: Resume) => {
+      served.push(request);
+      return asked(request.handle);
+    };
+    const holder = await replica('gw1', serve);
+    const sender = await replica('gw2');
+    const handle = handleOf(holder.router);
+    const [toHolder, toSender] = await Promise.all([overhear(holder.router), overhear(sender.router)]);
+    expect(await sender.router.forward(holder.router.replica, resumeOf(handle))).toEqual(asked(handle));
+    await expect.poll(() => toSender.length).toBe(1);
+    const [resume, step] = [toHolder[0]!, toSender[0]!];
+    expect([kindOf(resume), kindOf(step)]).toEqual(['resume', 'step']);
+    const publisher = client();
+    for (let i = 0; i < 3; i++) await publisher.publish(channelOf(holder.router), resume);
+    await publisher.publish(channelOf(sender.router), step);
+    await expect
+      .poll(() => holder.logs)
+      .toEqual(['warn Dropped a copy of a resume already acted on (replayed) on the gateway fleet bus.']);
+    await expect
+      .poll(() => sender.logs)
+      .toEqual([
+        'info Dropped a reply nobody here waits for (it came too late, or is a copy) on the gateway fleet bus.',
+      ]);
+    expect(served).toHaveLength(1);
+
+    // Replayed after its sender stopped waiting: its deadline (sealed with it) refuses it.
+    const later = await replica('gw1', serve);
+    const hurried = await replica('gw2', undefined, { answerTimeoutMs: 50 });
+    const toLater = await overhear(later.router);
+    await hurried.router.forward(later.router.replica, resumeOf(handleOf(later.router), 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await publisher.publish(channelOf(later.router), toLater[0]!);
+    await expect
+      .poll(() => later.logs)
+      .toEqual([
+        'info Dropped a resume that came after its sender stopped waiting on the gateway fleet bus.',
+      ]);
+    expect(served).toHaveLength(2);
+  });
+
+  it('brings back what the held call says while the resume waits, in order and before the step, each note once', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holder = await replica('gw1', async (request, listeners) => {
+      listeners.progress?.({ progress: 1, total: 3, message: 'packing' });
+      listeners.log?.({ level: 'info', data: { packed: 1 }, logger: 'desk' });
+      listeners.urlComplete?.('upstream-flow-7');
+      await held;
+      listeners.progress?.({ progress: 3, total: 3 });
+      return asked(request.handle);
+    });
+    const sender = await replica('gw2');
+    const heard: unknown[] = [];
+    const listeners: LiveListeners = {
+      progress: (params) => heard.push(['progress', params]),
+      log: (params) => heard.push(['log', params]),
+      urlComplete: (id) => heard.push(['url', id]),
+    };
+    const toSender = await overhear(sender.router);
+    const handle = handleOf(holder.router);
+    const waiting = sender.router
+      .forward(holder.router.replica, resumeOf(handle, 5_000), listeners)
+      .then((step) => heard.push(['step', step]));
+    await expect.poll(() => heard.length).toBe(3);
+    // A note replayed while the resume still waits is not passed on twice.
+    expect(toSender.map(kindOf)).toEqual(['note', 'note', 'note']);
+    await client().publish(channelOf(sender.router), toSender[0]!);
+    await expect
+      .poll(() => sender.logs)
+      .toEqual(['warn Dropped a copy of a note already passed on (replayed) on the gateway fleet bus.']);
+    release();
+    await waiting;
+    expect(heard).toEqual([
+      ['progress', { progress: 1, total: 3, message: 'packing' }],
+      ['log', { level: 'info', data: { packed: 1 }, logger: 'desk' }],
+      ['url', 'upstream-flow-7'],
+      ['progress', { progress: 3, total: 3 }],
+      ['step', asked(handle)],
+    ]);
+    // Nothing of it travels in the clear.
+    expect(toSender.join('\n')).not.toMatch(/packing|packed|upstream-flow-7|Which day/);
+  });
+
+  it('caps what one resume brings back, so a chatty upstream or a buggy peer cannot flood the host', async () => {
+    const holder = await replica('gw1', async (request, listeners) => {
+      listeners.log?.({ level: 'info', data: 'x'.repeat(70_000) });
+      for (let i = 1; i <= 1_005; i++) listeners.progress?.({ progress: i });
+      return asked(request.handle);
+    });
+    const sender = await replica('gw2');
+    const progress: number[] = [];
+    const logs: unknown[] = [];
+    const step = await sender.router.forward(holder.router.replica, resumeOf(handleOf(holder.router)), {
+      progress: (params) => progress.push(params.progress),
+      log: (params) => logs.push(params),
+    });
+    expect(step).toEqual(asked(handleOf(holder.router)));
+    expect(progress).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 1));
+    expect(logs).toEqual([]);
+    expect(holder.logs).toEqual([
+      'info Dropped a log message or progress of the upstream larger than 65536 characters on the gateway fleet bus.',
+    ]);
+  });
+
+  it("has the holder drop a call its host cancelled on another replica, and no other replica's", async () => {
+    const holder = await replica('gw1', async (request) => asked(request.handle));
+    const other = await replica('gw3', async (request) => asked(request.handle));
+    const sender = await replica('gw2');
+    const handle = handleOf(holder.router);
+    const toHolder = await overhear(holder.router);
+    sender.router.cancel(holder.router.replica, handle, 'alice');
+    sender.router.cancel(holder.router.replica, `${holder.router.replica}.${'g'.repeat(43)}`, undefined);
+    await expect.poll(() => holder.cancels).toHaveLength(2);
+    expect(holder.cancels).toEqual([
+      [handle, 'alice'],
+      [`${holder.router.replica}.${'g'.repeat(43)}`, undefined],
+    ]);
+    // A cancel is sealed too, and acted on once.
+    expect(toHolder[0]).not.toContain('alice');
+    await client().publish(channelOf(holder.router), toHolder[0]!);
+    // One for a call another replica holds, published on the holder's channel, is not acted on.
+    sender.router.cancel(holder.router.replica, handleOf(other.router), 'alice');
+    await expect
+      .poll(() => holder.logs)
+      .toEqual(['warn Dropped a copy of a cancel already acted on (replayed) on the gateway fleet bus.']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(holder.cancels).toHaveLength(2);
+    expect(other.cancels).toEqual([]);
+  });
+
+  it('keeps serving while the fleet rotates its keys, and drops what a retired key sealed', async () => {
+    const [k1, k2] = [`k1:${secret(1)}`, `k2:${secret(2)}`];
+    const serve = async (request: Resume) => asked(request.handle);
+    // Mid-rotation: the new key first on one replica, still second on the other.
+    const holder = await replica('gw1', serve, { keys: `${k2},${k1}` });
+    const sender = await replica('gw2', undefined, { keys: `${k1},${k2}` });
+    const handle = handleOf(holder.router);
+    expect(await sender.router.forward(holder.router.replica, resumeOf(handle))).toEqual(asked(handle));
+    // Rotated: the old key is gone, and a replica still sealing with it is not heard.
+    const rotated = await replica('gw1', serve, { keys: k2 });
+    const stale = await replica('gw2', undefined, { keys: k1, answerTimeoutMs: 200 });
+    await expect(
+      stale.router.forward(rotated.router.replica, resumeOf(handleOf(rotated.router), 100)),
+    ).rejects.toThrow(/did not answer within/);
+    expect(rotated.logs).toEqual([
+      'warn Dropped a message sealed with a key this replica does not have (is fleet.stateKeys the same on every replica?) on the gateway fleet bus.',
+    ]);
+  });
+
+  it('needs the key ring the fleet shares, and says so', () => {
+    const before = process.env.PARLEY_STATE_KEYS;
+    delete process.env.PARLEY_STATE_KEYS;
+    try {
+      expect(() => new RedisLiveCallRouter(client(), { name: 'gw1' })).toThrow(
+        "RedisLiveCallRouter seals its messages with the key ring the fleet shares: pass { keys } (the replicas' fleet.stateKeys) or set PARLEY_STATE_KEYS, the same on every replica.",
+      );
+      process.env.PARLEY_STATE_KEYS = KEYS;
+      routers.push(new RedisLiveCallRouter(client(), { name: 'gw1' }));
+    } finally {
+      if (before === undefined) delete process.env.PARLEY_STATE_KEYS;
+      else process.env.PARLEY_STATE_KEYS = before;
+    }
   });
 });
 

@@ -1,12 +1,14 @@
 import { isRecord } from '@parley/core';
 import type { Resume } from '../held/live-calls.js';
+import type { Owner } from '../leg/host-facts.js';
 import type { Step, UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
 
 /**
  * The messages gateway replicas exchange over Redis pub/sub to resume a held call on the replica
- * that holds it. Each replica listens on its own channel; a resume goes to the replica its handle
- * names, and the reply comes back on the sender's channel. Everything read from the bus is checked
- * here: Redis is shared, so a message may be malformed, oversized or forged.
+ * that holds it. Each replica listens on its own channel; a resume (or a cancel) goes to the
+ * replica its handle names, and what comes of it (the call's progress and logs meanwhile, then the
+ * step) comes back on the sender's channel, under the resume's id. Each travels sealed
+ * (`bus-seal.ts`); what opens is checked here once more: a peer may be buggy.
  */
 export type LiveMessage =
   | {
@@ -18,8 +20,51 @@ export type LiveMessage =
       readonly until: number;
       readonly resume: Resume;
     }
+  | {
+      /** The host of a held call cancelled it on the sending replica: the holder drops the call. */
+      readonly t: 'cancel';
+      readonly id: string;
+      readonly from: string;
+      /** After this (ms since the epoch) the cancel is stale and dropped. */
+      readonly until: number;
+      readonly handle: string;
+      /** Whose call the host says it is (the holder drops only a call of theirs). */
+      readonly owner: Owner;
+    }
+  | {
+      /** What the held call said while a resume waits on it, passed to the host (`id`: the resume's). */
+      readonly t: 'note';
+      readonly id: string;
+      readonly from: string;
+      /** Counts the resume's notes from 1; a note that does not count up is a copy, and dropped. */
+      readonly seq: number;
+      readonly note: Note;
+    }
   | { readonly t: 'step'; readonly id: string; readonly from: string; readonly step: Step }
   | { readonly t: 'error'; readonly id: string; readonly from: string; readonly error: WireError };
+
+/** What a held call's upstream says while a round waits on it (`LiveListeners`, as it travels). */
+export type Note =
+  | {
+      readonly kind: 'progress';
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | { readonly kind: 'log'; readonly level: string; readonly data: unknown; readonly logger?: string }
+  | { readonly kind: 'url-complete'; readonly elicitationId: string };
+
+/** The kinds of message on the bus (each is sealed with its kind in the associated data). */
+export const MESSAGE_KINDS: ReadonlySet<string> = new Set(['resume', 'cancel', 'note', 'step', 'error']);
+/** Notes one resume may bring back; the holder stops sending, and the waiting replica reading, past it. */
+export const MAX_NOTES_PER_RESUME = 1_000;
+/** The largest note (its JSON), in characters: a log message larger than this is not passed on. */
+export const MAX_NOTE_CHARS = 64 * 1024;
+/** The largest cancel (its JSON), in characters. */
+export const MAX_CANCEL_CHARS = 2_048;
+/** How long a cancel stays good on the bus. */
+export const CANCEL_TTL_MS = 30_000;
+const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 /** An error the holding replica's resume ended with, as it travels. */
 export type WireError =
@@ -35,7 +80,8 @@ export type Received = { readonly message: LiveMessage } | { readonly dropped: s
 
 /** A replica id: its name, a dash and a random part (no dots: a handle is `<replica>.<secret>`). */
 export const REPLICA_ID = /^[A-Za-z0-9_-]{1,100}$/;
-const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A message id (a resume's names its notes and reply too). */
+export const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const HANDLE = /^[A-Za-z0-9_-]{1,100}\.[A-Za-z0-9_-]{16,128}$/;
 const KEY = /^[\w.-]{1,64}$/;
 /** The protocol revision a held call's session speaks, e.g. `2025-11-25`. */
@@ -68,6 +114,31 @@ export function readLiveMessage(text: string, maxChars: number): Received {
       const resume = readResume(value.resume);
       if (typeof resume === 'string') return { dropped: `a resume ${resume}` };
       return { message: { t, id, from, until: value.until, resume } };
+    }
+    case 'cancel': {
+      if (text.length > MAX_CANCEL_CHARS)
+        return { dropped: `a cancel of ${text.length} characters (at most ${MAX_CANCEL_CHARS})` };
+      if (typeof value.until !== 'number' || !Number.isFinite(value.until))
+        return { dropped: 'a cancel without a deadline' };
+      const { handle, owner } = value;
+      if (typeof handle !== 'string' || !HANDLE.test(handle))
+        return { dropped: 'a cancel without a valid handle' };
+      if (owner !== null && (typeof owner !== 'string' || owner.length > 1_000))
+        return { dropped: 'a cancel with an invalid owner' };
+      return {
+        message: { t, id, from, until: value.until, handle, owner: owner === null ? undefined : owner },
+      };
+    }
+    case 'note': {
+      if (text.length > MAX_NOTE_CHARS + 200)
+        return { dropped: `a note of ${text.length} characters (at most ${MAX_NOTE_CHARS + 200})` };
+      const { seq } = value;
+      if (!Number.isSafeInteger(seq) || (seq as number) < 1)
+        return { dropped: 'a note without a valid count' };
+      const note = readNote(value.note);
+      if (note === undefined)
+        return { dropped: 'a note that is not progress, a log message or a URL completion' };
+      return { message: { t, id, from, seq: seq as number, note } };
     }
     case 'step': {
       const step = readStep(value.step);
@@ -163,6 +234,41 @@ function readStep(value: unknown): Step | string {
     requests[key] = request as unknown as UpstreamRequest;
   }
   return { kind: 'ask', requests, via: live };
+}
+
+function readNote(value: unknown): Note | undefined {
+  if (!isRecord(value)) return undefined;
+  const optionalText = (text: unknown, max: number) =>
+    text === undefined || (typeof text === 'string' && text.length <= max);
+  switch (value.kind) {
+    case 'progress': {
+      const { progress, total, message } = value;
+      if (
+        typeof progress !== 'number' ||
+        !Number.isFinite(progress) ||
+        (total !== undefined && (typeof total !== 'number' || !Number.isFinite(total))) ||
+        !optionalText(message, MAX_NOTE_CHARS)
+      )
+        return undefined;
+      return {
+        kind: 'progress',
+        progress,
+        ...(total !== undefined && { total: total as number }),
+        ...(message !== undefined && { message: message as string }),
+      };
+    }
+    case 'log': {
+      const { level, data, logger } = value;
+      if (typeof level !== 'string' || !LOG_LEVELS.has(level) || !optionalText(logger, 200)) return undefined;
+      return { kind: 'log', level, data, ...(logger !== undefined && { logger: logger as string }) };
+    }
+    case 'url-complete':
+      return typeof value.elicitationId === 'string' && value.elicitationId.length <= 200
+        ? { kind: 'url-complete', elicitationId: value.elicitationId }
+        : undefined;
+    default:
+      return undefined;
+  }
 }
 
 function readError(value: unknown): WireError | undefined {

@@ -50,7 +50,11 @@ export async function openGatewayFleet(
   const owned = options.redis === undefined;
   const redis = options.redis ?? (await connect(fleet.redis));
   const log = options.log;
-  const router = new RedisLiveCallRouter(redis, { name: fleet.replica, ...(log && { log }) });
+  const router = new RedisLiveCallRouter(redis, {
+    name: fleet.replica,
+    keys: fleet.stateKeys,
+    ...(log && { log }),
+  });
   const sessions = new RedisSessionRouter(redis, { name: fleet.replica });
   const close = async () => {
     await router.close();

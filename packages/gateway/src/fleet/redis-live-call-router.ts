@@ -1,13 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import { KeyRing, type SealSecret } from '@parley/core';
 import { type Logger, stderrLogger } from '@parley/server';
 import { requireRedisClient } from '@parley/server/redis';
 import type { Redis } from 'ioredis';
 import { type LiveCallRouter, ParkedCallError, type Resume } from '../held/live-calls.js';
+import type { LiveListeners, Owner } from '../leg/host-facts.js';
 import { MAX_RESULT_BYTES } from '../leg/limits.js';
 import type { Step, Via } from '../leg/step.js';
+import { type BusHeader, BusSeal } from './bus-seal.js';
 import { DropLog } from './drop-log.js';
-import { type LiveMessage, MAX_HOLD_MS, REPLICA_ID, readLiveMessage, resumeOnWire } from './live-wire.js';
+import {
+  CANCEL_TTL_MS,
+  type LiveMessage,
+  MAX_HOLD_MS,
+  MAX_NOTE_CHARS,
+  MAX_NOTES_PER_RESUME,
+  type Note,
+  REPLICA_ID,
+  resumeOnWire,
+} from './live-wire.js';
 import { fromWireError, toWireError } from './resume-errors.js';
+import { SeenMessages } from './seen-messages.js';
 
 /** How a `RedisLiveCallRouter` names this replica, where it talks, and how long it waits. */
 export interface RedisLiveCallRouterOptions {
@@ -19,11 +32,17 @@ export interface RedisLiveCallRouterOptions {
   readonly name?: string;
   /** Channel prefix, so several fleets can share one Redis. Default `parley:gateway:`. */
   readonly prefix?: string;
-  /** How long a resume may take beyond the hold it asks for before the host is told. Default 10000. */
+  /**
+   * The key ring the fleet's replicas share (`fleet.stateKeys`, the one they seal `requestState`
+   * with): `id:base64secret` text, sealing key first, or its keys. Every message on the bus is
+   * sealed with keys derived from it. Default: the `PARLEY_STATE_KEYS` environment variable.
+   */
+  readonly keys?: string | readonly SealSecret[];
+  /** How long a resume may take beyond the hold it asks for before the host is told. Default 10000, at most 300000. */
   readonly answerTimeoutMs?: number;
   /** How often the replicas this one waits on are checked for being gone. Default 1000. */
   readonly checkMs?: number;
-  /** The largest message this replica sends or reads on the bus, in characters. Default 16 MiB + 64 KiB. */
+  /** The largest message this replica sends or reads on the bus, in characters of JSON (before it is sealed). Default 16 MiB + 64 KiB. */
   readonly maxMessageChars?: number;
   /** Where dropped messages are reported (at most one line per 5 s). Default: stderr. */
   readonly log?: Logger;
@@ -33,12 +52,23 @@ export interface RedisLiveCallRouterOptions {
 interface Outgoing {
   readonly replica: string;
   readonly handle: string;
+  /** Who hears what the held call says while it waits (the host's run on this replica). */
+  readonly listeners: LiveListeners;
+  /** The count of the last note taken (notes count up from 1). */
+  seq: number;
   readonly resolve: (step: Step) => void;
   readonly reject: (error: Error) => void;
   timer?: ReturnType<typeof setTimeout>;
 }
 
 const NAME = /^[A-Za-z0-9_-]{1,32}$/;
+const MAX_ANSWER_TIMEOUT_MS = 300_000;
+/** The furthest ahead a resume's or cancel's deadline may be (what a replica sets, and clocks apart). */
+const MAX_AHEAD_MS = MAX_HOLD_MS + MAX_ANSWER_TIMEOUT_MS + 60_000;
+/** Resumes and cancels remembered at once (each until its deadline), so a copy is not acted on. */
+const MAX_SEEN = 200_000;
+/** Messages read from Redis and waiting their turn to be opened; past it they are dropped. */
+const MAX_QUEUED = 10_000;
 
 /**
  * Resumes of held calls passed to the gateway replica that holds them, over Redis pub/sub (ioredis,
@@ -51,10 +81,22 @@ const NAME = /^[A-Za-z0-9_-]{1,32}$/;
  * own channel, and a replica serves no handle but its own. A replica that is gone (nobody listens on
  * its channel: it stopped, was killed, or lost Redis) fails the resume at once, and one that does not
  * answer within the resume's hold plus `answerTimeoutMs` fails it then, each with an error that says
- * which replica and what happened; nothing waits forever. Messages are capped in size; a message
- * that is malformed, oversized, forged or late is dropped and logged, never served.
+ * which replica and what happened; nothing waits forever. While a resume waits, what the held call's
+ * upstream says (progress, log messages, URL completions) comes back to the replica the host is on
+ * (at most 1000 notes of 64 KiB each per resume), and a host that cancels there (its request
+ * aborted, `notifications/cancelled`, its connection closed) has the holder drop the call and
+ * cancel it upstream.
  *
- * Resumes travel through Redis with the host's answers in them: keep that Redis private to the fleet.
+ * Every message is sealed (AES-256-GCM) with keys derived by HKDF from the key ring the fleet
+ * shares (`keys`; rotated as sealed state is: the first key seals, any opens), and bound to the
+ * channel it is published on, its kind, its id and its sender. So whoever can publish on the
+ * fleet's Redis without the keys can neither forge a resume or a cancel nor read the answers,
+ * steps, progress or logs that cross; a copy of a message replayed later is not acted on twice.
+ * Messages are capped in size and count; one that does not open, is malformed, oversized, late or
+ * a copy is dropped and logged, never served. What the seal does not hide: which replicas talk,
+ * when, how often and how much (message kinds, ids and sizes are visible on the channel), and
+ * Redis can still drop or delay messages (a resume then fails, with a clear error). Keep Redis
+ * private to the fleet all the same: question pages and session routing keep their own data there.
  *
  * @example
  * import { createGateway } from '@parley/gateway';
@@ -77,7 +119,14 @@ export class RedisLiveCallRouter implements LiveCallRouter {
   readonly #maxChars: number;
   readonly #drops: DropLog;
   readonly #outgoing = new Map<string, Outgoing>();
-  #serve: ((request: Resume) => Promise<Step>) | undefined;
+  readonly #seen = new SeenMessages(MAX_SEEN);
+  readonly #sealing: Promise<BusSeal>;
+  #seal: BusSeal | undefined;
+  #serve: ((request: Resume, listeners: LiveListeners) => Promise<Step>) | undefined;
+  #drop: ((handle: string, owner: Owner) => void) | undefined;
+  /** Messages read, opened one at a time in the order they came (a call's notes before its step). */
+  #inbox: Promise<void> = Promise.resolve();
+  #queued = 0;
   #subscriber: Redis | undefined;
   #subscribed: Promise<void> | undefined;
   #checker: ReturnType<typeof setInterval> | undefined;
@@ -93,24 +142,43 @@ export class RedisLiveCallRouter implements LiveCallRouter {
     this.replica = `${name}-${randomUUID()}`;
     this.#prefix = options.prefix ?? 'parley:gateway:';
     this.#answerTimeoutMs = options.answerTimeoutMs ?? 10_000;
+    if (!(this.#answerTimeoutMs >= 0 && this.#answerTimeoutMs <= MAX_ANSWER_TIMEOUT_MS))
+      throw new TypeError(
+        `RedisLiveCallRouter answerTimeoutMs must be 0 to ${MAX_ANSWER_TIMEOUT_MS} (got ${this.#answerTimeoutMs}).`,
+      );
+    const keys = options.keys ?? process.env.PARLEY_STATE_KEYS;
+    const secrets = typeof keys === 'string' ? KeyRing.parse(keys) : keys;
+    if (secrets === undefined || secrets.length === 0)
+      throw new TypeError(
+        "RedisLiveCallRouter seals its messages with the key ring the fleet shares: pass { keys } (the replicas' fleet.stateKeys) or set PARLEY_STATE_KEYS, the same on every replica.",
+      );
+    this.#sealing = BusSeal.create(secrets);
+    this.#sealing.catch(() => {}); // reported by ready()
     this.#checkMs = options.checkMs ?? 1_000;
     this.#maxChars = options.maxMessageChars ?? MAX_RESULT_BYTES + 64 * 1024;
     this.#drops = new DropLog(options.log ?? stderrLogger, 'gateway fleet bus');
   }
 
-  serve(resume: (request: Resume) => Promise<Step>): void {
+  serve(
+    resume: (request: Resume, listeners: LiveListeners) => Promise<Step>,
+    drop?: (handle: string, owner: Owner) => void,
+  ): void {
     if (this.#serve) throw new Error('A RedisLiveCallRouter serves one gateway; create one per gateway.');
     this.#serve = resume;
+    this.#drop = drop;
     void this.ready().catch(() => {});
   }
 
-  /** Resolves once this replica listens on its channel (so handles it issues can be resumed). */
+  /**
+   * Resolves once this replica listens on its channel (so handles it issues can be resumed); rejects
+   * when its key ring cannot be used.
+   */
   ready(): Promise<void> {
     this.#subscribed ??= this.#subscribe();
     return this.#subscribed;
   }
 
-  async forward(replica: string, asked: Resume): Promise<Step> {
+  async forward(replica: string, asked: Resume, listeners: LiveListeners = {}): Promise<Step> {
     const name = readableName(replica);
     // The holder answers `wait` after the hold; a longer hold (a 2025 host's) is asked again then.
     const resume = { ...asked, holdMs: Math.min(asked.holdMs, MAX_HOLD_MS) };
@@ -119,19 +187,17 @@ export class RedisLiveCallRouter implements LiveCallRouter {
     const id = randomUUID();
     const waitMs = resume.holdMs + this.#answerTimeoutMs;
     const until = Date.now() + waitMs;
-    const text = JSON.stringify({
-      t: 'resume',
-      id,
-      from: this.replica,
-      until,
-      resume: resumeOnWire(resume),
-    });
-    if (text.length > this.#maxChars)
+    const { text, chars } = await this.#seal!.seal(
+      this.#channel(replica),
+      { t: 'resume', id, from: this.replica },
+      { until, resume: resumeOnWire(resume) },
+    );
+    if (chars > this.#maxChars)
       throw new ParkedCallError(
-        `These answers are too large to pass to the gateway replica that holds the call (${text.length} characters; at most ${this.#maxChars}).`,
+        `These answers are too large to pass to the gateway replica that holds the call (${chars} characters; at most ${this.#maxChars}).`,
       );
     return new Promise<Step>((resolve, reject) => {
-      const outgoing: Outgoing = { replica, handle: resume.handle, resolve, reject };
+      const outgoing: Outgoing = { replica, handle: resume.handle, listeners, seq: 0, resolve, reject };
       this.#outgoing.set(id, outgoing);
       outgoing.timer = setTimeout(
         () =>
@@ -156,6 +222,20 @@ export class RedisLiveCallRouter implements LiveCallRouter {
     });
   }
 
+  /**
+   * Tells `replica` that the host of the call `handle` it holds cancelled it (for `owner`), so it
+   * drops the call and cancels it upstream. Sent once, not answered: a replica that is gone took
+   * the call with it.
+   */
+  cancel(replica: string, handle: string, owner: Owner): void {
+    if (this.#closed) return;
+    const header = { t: 'cancel', id: randomUUID(), from: this.replica };
+    const body = { until: Date.now() + CANCEL_TTL_MS, handle, owner: owner ?? null };
+    void this.ready()
+      .then(() => this.#publish(this.#channel(replica), header, body))
+      .catch(() => {});
+  }
+
   /** Resumes sent from here and not answered yet. */
   get waiting(): number {
     return this.#outgoing.size;
@@ -172,6 +252,8 @@ export class RedisLiveCallRouter implements LiveCallRouter {
   }
 
   async #subscribe(): Promise<void> {
+    this.#seal = await this.#sealing;
+    if (this.#closed) throw new ParkedCallError('This gateway replica is stopping; call again.');
     const subscriber = this.#redis.duplicate();
     this.#subscriber = subscriber;
     let readyBefore = false;
@@ -186,24 +268,44 @@ export class RedisLiveCallRouter implements LiveCallRouter {
       readyBefore = true;
     });
     subscriber.on('error', () => {}); // ioredis reconnects by itself (and subscribes again)
-    subscriber.on('message', (_channel: string, text: string) => this.#receive(text));
+    subscriber.on('message', (_channel: string, text: string) => this.#enqueue(text));
     await subscriber.subscribe(this.#channel(this.replica));
   }
 
-  #receive(text: string): void {
-    const read = readLiveMessage(text, this.#maxChars);
+  #enqueue(text: string): void {
+    if (this.#queued >= MAX_QUEUED) {
+      this.#drops.drop('warn', `a message past the ${MAX_QUEUED} waiting to be read`);
+      return;
+    }
+    this.#queued++;
+    this.#inbox = this.#inbox.then(async () => {
+      try {
+        await this.#receive(text);
+      } catch {
+        // What a peer sent never stops this replica; every message that fails to open is logged.
+      } finally {
+        this.#queued--;
+      }
+    });
+  }
+
+  async #receive(text: string): Promise<void> {
+    const read = await this.#seal!.open(this.#channel(this.replica), text, this.#maxChars);
     if ('dropped' in read) {
       this.#drops.drop('warn', read.dropped);
       return;
     }
     const message = read.message;
-    if (message.t === 'resume') {
-      void this.#answer(message);
+    if (message.t === 'resume' || message.t === 'cancel') {
+      const refused = this.#refusedToHolder(message);
+      if (refused !== undefined) this.#drops.drop(refused.level, refused.reason);
+      else if (message.t === 'resume') void this.#answer(message);
+      else this.#drop?.(message.handle, message.owner);
       return;
     }
     const outgoing = this.#outgoing.get(message.id);
     if (outgoing === undefined) {
-      this.#drops.drop('info', 'a reply nobody here waits for (it came too late, or was forged)');
+      this.#drops.drop('info', 'a reply nobody here waits for (it came too late, or is a copy)');
       return;
     }
     const wrong =
@@ -216,39 +318,139 @@ export class RedisLiveCallRouter implements LiveCallRouter {
       this.#drops.drop('warn', wrong);
       return;
     }
+    if (message.t === 'note') {
+      if (message.seq <= outgoing.seq)
+        this.#drops.drop('warn', 'a copy of a note already passed on (replayed)');
+      else if (message.seq > MAX_NOTES_PER_RESUME)
+        this.#drops.drop('warn', `notes past the ${MAX_NOTES_PER_RESUME} one resume may bring`);
+      else {
+        outgoing.seq = message.seq;
+        hear(outgoing.listeners, message.note);
+      }
+      return;
+    }
     this.#settle(message.id);
     if (message.t === 'step') outgoing.resolve(message.step);
     else outgoing.reject(fromWireError(message.error, readableName(outgoing.replica)));
   }
 
-  /** Serves a resume another replica sent here, and sends it the step (or the error). */
+  /**
+   * Why a resume or cancel is not acted on here (another replica's call, late, too far ahead, a
+   * copy), if it is not. Late is the fleet's own timing (`info`); the rest is a peer's bug or a
+   * message replayed (`warn`).
+   */
+  #refusedToHolder(
+    message: Extract<LiveMessage, { t: 'resume' | 'cancel' }>,
+  ): { readonly level: 'info' | 'warn'; readonly reason: string } | undefined {
+    const handle = message.t === 'resume' ? message.resume.handle : message.handle;
+    if (handle.slice(0, handle.indexOf('.')) !== this.replica)
+      return { level: 'warn', reason: `a ${message.t} for a call this replica does not hold` };
+    const now = Date.now();
+    if (now > message.until)
+      return {
+        level: 'info',
+        reason:
+          message.t === 'resume'
+            ? 'a resume that came after its sender stopped waiting'
+            : 'a cancel that came too late',
+      };
+    if (message.until - now > MAX_AHEAD_MS)
+      return { level: 'warn', reason: `a ${message.t} with a deadline further ahead than any replica sets` };
+    switch (this.#seen.admit(message.id, message.until, now)) {
+      case 'copy':
+        return { level: 'warn', reason: `a copy of a ${message.t} already acted on (replayed)` };
+      case 'full':
+        return {
+          level: 'warn',
+          reason: `a ${message.t} past the ${MAX_SEEN} this replica keeps track of at once`,
+        };
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * Serves a resume another replica sent here: what the call says meanwhile goes to that replica
+   * as notes, then the step (or the error).
+   */
   async #answer(message: Extract<LiveMessage, { t: 'resume' }>): Promise<void> {
     const serve = this.#serve;
     if (serve === undefined || this.#closed) return;
-    if (Date.now() > message.until) {
-      this.#drops.drop('info', 'a resume that came after its sender stopped waiting');
-      return;
-    }
-    if (message.resume.handle.slice(0, message.resume.handle.indexOf('.')) !== this.replica) {
-      this.#drops.drop('warn', 'a resume for a call this replica does not hold');
-      return;
-    }
-    const reply = await serve(message.resume).then(
-      (step) => ({ t: 'step', id: message.id, from: this.replica, step }),
-      (error: unknown) => ({ t: 'error', id: message.id, from: this.replica, error: toWireError(error) }),
+    const to = this.#channel(message.from);
+    const header = (t: string): BusHeader => ({ t, id: message.id, from: this.replica });
+    const notes = this.#notes(to, header('note'));
+    const reply: [string, Record<string, unknown>] = await serve(message.resume, notes.listeners).then(
+      (step) => ['step', { step }],
+      (error: unknown) => ['error', { error: toWireError(error) }],
     );
-    let text = JSON.stringify(reply);
-    if (text.length > this.#maxChars)
-      text = JSON.stringify({
-        t: 'error',
-        id: message.id,
-        from: this.replica,
-        error: {
-          kind: 'tool',
-          message: `The upstream's answer is too large to pass between the gateway's replicas (${text.length} characters; at most ${this.#maxChars}).`,
-        },
-      });
-    await this.#redis.publish(this.#channel(message.from), text).catch(() => {});
+    await notes.sent(); // the notes go before the step
+    try {
+      const { text, chars } = await this.#seal!.seal(to, header(reply[0]), reply[1]);
+      if (chars <= this.#maxChars) {
+        await this.#redis.publish(to, text);
+        return;
+      }
+      const error = {
+        kind: 'tool',
+        message: `The upstream's answer is too large to pass between the gateway's replicas (${chars} characters; at most ${this.#maxChars}).`,
+      };
+      await this.#publish(to, header('error'), { error });
+    } catch {
+      // Redis is away: the sender's deadline, or its reconnect, ends its wait.
+    }
+  }
+
+  /**
+   * Listeners that send what a held call says to `channel` as notes of one resume (`header`), in
+   * order, counted, at most `MAX_NOTES_PER_RESUME` of at most `MAX_NOTE_CHARS` each; `sent`
+   * resolves once all went (or failed: a note Redis did not take is lost, the round goes on).
+   */
+  #notes(channel: string, header: BusHeader): { listeners: LiveListeners; sent: () => Promise<void> } {
+    let seq = 0;
+    let sent = Promise.resolve();
+    const send = (note: Note) => {
+      if (seq >= MAX_NOTES_PER_RESUME) {
+        if (seq++ === MAX_NOTES_PER_RESUME)
+          this.#drops.drop(
+            'warn',
+            `the upstream's progress and logs past ${MAX_NOTES_PER_RESUME} for one round`,
+          );
+        return;
+      }
+      if (charsOf(note) > MAX_NOTE_CHARS) {
+        this.#drops.drop(
+          'info',
+          `a log message or progress of the upstream larger than ${MAX_NOTE_CHARS} characters`,
+        );
+        return;
+      }
+      const body = { seq: ++seq, note };
+      sent = sent
+        .then(() => this.#publish(channel, header, body))
+        .then(
+          () => {},
+          () => {},
+        );
+    };
+    const listeners: LiveListeners = {
+      progress: ({ progress, total, message }) =>
+        send({
+          kind: 'progress',
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        }),
+      log: ({ level, data, logger }) =>
+        send({ kind: 'log', level, data, ...(logger !== undefined && { logger }) }),
+      urlComplete: (elicitationId) => send({ kind: 'url-complete', elicitationId }),
+    };
+    return { listeners, sent: () => sent };
+  }
+
+  /** Seals a message for `channel` and publishes it; resolves with how many replicas listen there. */
+  async #publish(channel: string, header: BusHeader, body: Record<string, unknown>): Promise<number> {
+    const { text } = await this.#seal!.seal(channel, header, body);
+    return this.#redis.publish(channel, text);
   }
 
   /** Checks, while resumes wait, that the replicas they wait on still listen. */
@@ -295,6 +497,30 @@ export class RedisLiveCallRouter implements LiveCallRouter {
 
   #channel(replica: string): string {
     return `${this.#prefix}live:${replica}`;
+  }
+}
+
+/** The length of a note's JSON (what cannot be JSON counts as too long). */
+function charsOf(note: Note): number {
+  try {
+    return JSON.stringify(note).length;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** Passes a note to the host's listeners; a listener that throws changes nothing here. */
+function hear(listeners: LiveListeners, note: Note): void {
+  try {
+    if (note.kind === 'progress') {
+      const { kind: _kind, ...params } = note;
+      listeners.progress?.(params);
+    } else if (note.kind === 'log') {
+      const { kind: _kind, ...params } = note;
+      listeners.log?.(params);
+    } else listeners.urlComplete?.(note.elicitationId);
+  } catch {
+    // The host's run went away meanwhile.
   }
 }
 

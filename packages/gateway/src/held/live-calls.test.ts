@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { LiveListeners } from '../leg/host-facts.js';
+import type { Step } from '../leg/step.js';
 import { LiveCall } from './live-call.js';
-import { LiveCalls, ParkedCallError } from './live-calls.js';
+import { type LiveCallRouter, LiveCalls, ParkedCallError, type Resume } from './live-calls.js';
 
 /** A held call whose upstream asks one question, then answers with what it was told. */
 function askingCall(): { live: LiveCall; cancelled: () => unknown } {
@@ -153,6 +155,91 @@ describe('LiveCalls', () => {
     ).rejects.toThrow('This round is being answered by another request already; wait for it.');
     ask();
     expect(await pending).toMatchObject({ kind: 'ask', requests: { q1: { params: { message: 'Later?' } } } });
+    await calls.close();
+  });
+});
+
+describe('LiveCalls on a fleet', () => {
+  /** A router that records what it is asked, and lets the test play the other replicas. */
+  function fakeRouter() {
+    const cancels: unknown[][] = [];
+    const forwarded: { replica: string; resume: Resume; listeners: LiveListeners | undefined }[] = [];
+    let serve!: (request: Resume, listeners: LiveListeners) => Promise<Step>;
+    let drop!: (handle: string, owner: string | undefined) => void;
+    const router: LiveCallRouter = {
+      replica: 'gw1-1',
+      async forward(replica, resume, listeners) {
+        forwarded.push({ replica, resume, listeners });
+        return {
+          kind: 'wait',
+          via: { kind: 'live', handle: resume.handle, round: 1, revision: '2025-11-25' },
+        };
+      },
+      serve(resume, dropped) {
+        serve = resume;
+        drop = dropped!;
+      },
+      cancel: (...args) => void cancels.push(args),
+      close: async () => {},
+    };
+    return { router, cancels, forwarded, serve: () => serve, drop: () => drop };
+  }
+
+  it("passes the host's listeners along with a resume for another replica, and its cancel there", async () => {
+    const fleet = fakeRouter();
+    const calls = new LiveCalls(limits, fleet.router);
+    const listeners: LiveListeners = { progress: () => {} };
+    const handle = `gw2-2.${'h'.repeat(43)}`;
+    await calls.resume({ handle, owner: 'alice', round: 1, answers: undefined, holdMs: 10 }, listeners);
+    expect(fleet.forwarded).toEqual([{ replica: 'gw2-2', resume: expect.any(Object), listeners }]);
+    calls.drop(handle, 'the host cancelled the call', 'alice');
+    expect(fleet.cancels).toEqual([['gw2-2', handle, 'alice']]);
+    await calls.close();
+  });
+
+  it('lets the progress of a call resumed from another replica reach the listeners that replica gave', async () => {
+    const fleet = fakeRouter();
+    const calls = new LiveCalls(limits, fleet.router);
+    let report!: () => void;
+    const live = new LiveCall(
+      () =>
+        new Promise((resolve) => {
+          report = () => {
+            live.progress({ progress: 1, total: 2 });
+            live.log({ level: 'info', data: 'half way' });
+            resolve({ content: [] });
+          };
+        }),
+      '2025-11-25',
+    );
+    const handle = calls.park(live, 'alice', 'desk');
+    const heard: unknown[] = [];
+    const step = fleet.serve()(
+      { handle, owner: 'alice', round: 0, answers: undefined, holdMs: 5_000 },
+      { progress: (params) => heard.push(params), log: (params) => heard.push(params) },
+    );
+    report();
+    expect(await step).toEqual({ kind: 'result', result: { content: [] } });
+    expect(heard).toEqual([
+      { progress: 1, total: 2 },
+      { level: 'info', data: 'half way' },
+    ]);
+    await calls.close();
+  });
+
+  it("drops a held call on another replica's cancel for its owner, and only for its owner", async () => {
+    const fleet = fakeRouter();
+    const calls = new LiveCalls(limits, fleet.router);
+    const { live, cancelled } = askingCall();
+    const handle = calls.park(live, 'alice', 'desk');
+    fleet.drop()(handle, 'mallory');
+    fleet.drop()(handle, undefined);
+    calls.drop(handle, 'the host cancelled the call', 'mallory');
+    expect(calls.size).toBe(1);
+    expect(cancelled()).toBeUndefined();
+    fleet.drop()(handle, 'alice');
+    expect(calls.size).toBe(0);
+    expect(String(cancelled())).toContain('the host cancelled the call (on another gateway replica)');
     await calls.close();
   });
 });

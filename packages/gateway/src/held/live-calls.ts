@@ -22,10 +22,21 @@ export interface Resume {
 export interface LiveCallRouter {
   /** The replica this process is: the first part of every handle it issues. */
   readonly replica: string;
-  /** Sends `resume` to `replica` and resolves with the step it answers. */
-  forward(replica: string, resume: Resume): Promise<Step>;
-  /** Serves the resumes other replicas send this one. */
-  serve(resume: (request: Resume) => Promise<Step>): void;
+  /**
+   * Sends `resume` to `replica` and resolves with the step it answers; what the held call's
+   * upstream says meanwhile (progress, logs, URL completions) reaches `listeners`.
+   */
+  forward(replica: string, resume: Resume, listeners?: LiveListeners): Promise<Step>;
+  /**
+   * Serves the resumes other replicas send this one (what the call says meanwhile goes to the
+   * `listeners` given), and their hosts' cancels (`drop`: the held call `handle`, for `owner`).
+   */
+  serve(
+    resume: (request: Resume, listeners: LiveListeners) => Promise<Step>,
+    drop?: (handle: string, owner: Owner) => void,
+  ): void;
+  /** Tells `replica` that the host of the call `handle` it holds cancelled it (for `owner`). */
+  cancel?(replica: string, handle: string, owner: Owner): void;
   /** Resolves once other replicas can reach this one (the gateway waits for it before it serves). */
   ready?(): Promise<void>;
   close(): Promise<void>;
@@ -93,11 +104,15 @@ export class LiveCalls {
     this.#limits = limits;
     this.#router = router;
     this.#replica = router?.replica ?? 'local';
-    router?.serve((request) => {
-      if (replicaOf(request.handle) !== this.#replica)
-        return Promise.reject(new ParkedCallError(`This gateway replica does not hold that call; ${GONE}`));
-      return this.#resumeHere(request, {});
-    });
+    router?.serve(
+      (request, listeners) => {
+        if (replicaOf(request.handle) !== this.#replica)
+          return Promise.reject(new ParkedCallError(`This gateway replica does not hold that call; ${GONE}`));
+        return this.#resumeHere(request, listeners);
+      },
+      (handle, owner) =>
+        this.#dropHere(handle, 'the host cancelled the call (on another gateway replica)', owner),
+    );
     this.#sweeper = setInterval(() => this.#sweep(), Math.min(limits.ttlMs, 30_000));
     this.#sweeper.unref();
   }
@@ -134,23 +149,32 @@ export class LiveCalls {
   resume(request: Resume, listeners: LiveListeners): Promise<Step> {
     const replica = replicaOf(request.handle);
     if (replica === this.#replica || this.#router === undefined) return this.#resumeHere(request, listeners);
-    return this.#router.forward(replica, request);
+    return this.#router.forward(replica, request, listeners);
   }
 
-  /** Lets go of a call whose host went away (its upstream call is cancelled). */
-  drop(handle: string, reason: string): void {
-    const parked = this.#parked.get(handle);
-    if (parked === undefined) return;
-    this.#release(handle, parked);
-    parked.live.cancel(reason);
+  /**
+   * Lets go of a call whose host (`owner`) went away: its upstream call is cancelled, here or on
+   * the replica that holds it. A call of another owner is left alone.
+   */
+  drop(handle: string, reason: string, owner: Owner): void {
+    const replica = replicaOf(handle);
+    if (replica === this.#replica || this.#router === undefined) this.#dropHere(handle, reason, owner);
+    else this.#router.cancel?.(replica, handle, owner);
   }
 
   /** Cancels every call held (the gateway is stopping). */
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
-    for (const [handle] of this.#parked) this.drop(handle, 'the gateway stopped');
+    for (const [handle, parked] of this.#parked) this.#dropHere(handle, 'the gateway stopped', parked.owner);
     this.#finished.clear();
     await this.#router?.close();
+  }
+
+  #dropHere(handle: string, reason: string, owner: Owner): void {
+    const parked = this.#parked.get(handle);
+    if (parked === undefined || parked.owner !== owner) return;
+    this.#release(handle, parked);
+    parked.live.cancel(reason);
   }
 
   #resumeHere(request: Resume, listeners: LiveListeners): Promise<Step> {

@@ -53,7 +53,7 @@ export async function relayCall(
   const host = hostFacts(settings, ctx, upstream, urlIds);
   let live: string | undefined;
   const onAbort = () => {
-    if (live !== undefined) settings.liveCalls.drop(live, 'the host cancelled the call');
+    if (live !== undefined) settings.liveCalls.drop(live, 'the host cancelled the call', host.owner);
   };
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {

@@ -372,7 +372,7 @@ export class Upstream {
     });
     const handle = this.#deps.liveCalls.park(live, host.owner, this.name);
     // The host may give up before the upstream asks anything: the upstream call is cancelled then.
-    const cancelled = () => this.#deps.liveCalls.drop(handle, 'the host cancelled the call');
+    const cancelled = () => this.#deps.liveCalls.drop(handle, 'the host cancelled the call', host.owner);
     host.signal.addEventListener('abort', cancelled, { once: true });
     return this.#deps.liveCalls
       .resume(
