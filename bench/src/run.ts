@@ -16,6 +16,7 @@ import {
   CLIENT_FLOOR_KIND,
   FEATURE_HOST,
   FEATURE_KINDS,
+  FORWARD_FLOOR_KIND,
   GATEWAY_KIND,
   SERVER_KINDS,
   type ServerKind,
@@ -228,6 +229,9 @@ async function run(config: BenchConfig): Promise<BenchResults> {
         upstream,
         modern: await gateway('2026-07-28'),
         handshake: await gateway('2025-11-25'),
+        forward: await servers.start(FORWARD_FLOOR_KIND, 'forwarding floor (HTTP, bytes passed on)', {
+          BENCH_UPSTREAM_URL: upstream.url,
+        }),
       };
       const flows = await measureGatewayFlows(flowServers, GATEWAY_SHAPES, config, progress);
       let profiles: NonNullable<BenchResults['gateway']>['profiles'];
@@ -251,7 +255,12 @@ async function run(config: BenchConfig): Promise<BenchResults> {
           ),
         };
       }
-      await Promise.all([upstream.stop(), flowServers.modern.stop(), flowServers.handshake.stop()]);
+      await Promise.all([
+        upstream.stop(),
+        flowServers.modern.stop(),
+        flowServers.handshake.stop(),
+        flowServers.forward.stop(),
+      ]);
 
       progress(`(h) ${config.parkedCalls} calls parked in the gateway, against pending 2025-era questions`);
       const patient = await servers.start('parley', 'parley (HTTP, parked calls upstream)', PATIENT_UPSTREAM);

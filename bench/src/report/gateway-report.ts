@@ -33,6 +33,9 @@ const PAIRINGS = [
   gatewayPath: string;
 }[];
 
+/** The forwarding floor's row: the least any HTTP gateway does, on the same cores. */
+const FORWARD_PATH = 'the forwarding floor: node:http passing the bytes on, nothing checked';
+
 /** Through the gateway against direct, c16 flows/s: the ratio (h)'s flow goal reads. */
 export function gatewayRatio(gateway: GatewayResults, through: GatewayTarget, direct: GatewayTarget) {
   const c16 = gateway.flows['q1-c16'];
@@ -46,24 +49,28 @@ function flowsTable(gateway: GatewayResults): string {
   const c16 = gateway.flows['q1-c16'];
   const latency = (summary: LoadSummary | undefined) =>
     summary ? `${n2(summary.roundP50Ms)} / ${n2(summary.roundP99Ms)}` : '—';
-  const rows = PAIRINGS.flatMap((row) =>
-    (['direct', 'gateway'] as const).map((path) => {
-      const target = row[path];
-      const one = c1?.[target];
-      const many = c16?.[target];
-      const ratio = gatewayRatio(gateway, target, row.direct);
-      return [
-        path === 'direct' ? row.pairing : '',
-        path === 'direct' ? row.directPath : row.gatewayPath,
-        one ? n0(one.flowsPerSecond) : '—',
-        latency(one),
-        many ? n0(many.flowsPerSecond) : '—',
-        latency(many),
-        ratio ? `${n2(ratio.ratio)}×` : '—',
-        many ? n0(many.cpuPerRoundUs) : '—',
-      ];
-    }),
-  );
+  const row = (pairing: string, path: string, target: GatewayTarget, direct: GatewayTarget) => {
+    const one = c1?.[target];
+    const many = c16?.[target];
+    const ratio = gatewayRatio(gateway, target, direct);
+    return [
+      pairing,
+      path,
+      one ? n0(one.flowsPerSecond) : '—',
+      latency(one),
+      many ? n0(many.flowsPerSecond) : '—',
+      latency(many),
+      ratio ? `${n2(ratio.ratio)}×` : '—',
+      many ? n0(many.cpuPerRoundUs) : '—',
+    ];
+  };
+  const rows = PAIRINGS.flatMap((pairing) => [
+    row(pairing.pairing, pairing.directPath, pairing.direct, pairing.direct),
+    row('', pairing.gatewayPath, pairing.gateway, pairing.direct),
+    ...(pairing.direct === 'direct-2026' && c16?.['forward-2026']
+      ? [row('', FORWARD_PATH, 'forward-2026', pairing.direct)]
+      : []),
+  ]);
   return markdownTable(
     [
       'Pairing',

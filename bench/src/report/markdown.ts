@@ -24,6 +24,7 @@ const NAMES: Record<ServerKind, string> = {
   'sdk-sessions': 'raw SDK, its own HTTP sessions',
   gateway: 'the gateway',
   'client-floor': 'the SDK client alone, holding 2025 sessions',
+  'forward-floor': 'the forwarding floor (node:http passing bytes on)',
 };
 const mb = (value: number) => value.toFixed(1);
 

@@ -29,10 +29,16 @@ export const GATEWAY_KIND = 'gateway' as const;
  * call in (h). `BENCH_NO_GET_STREAM=1`: without the standalone GET stream.
  */
 export const CLIENT_FLOOR_KIND = 'client-floor' as const;
+/**
+ * node:http passing each request's bytes on to a survey server (`BENCH_UPSTREAM_URL`) and its
+ * answer back: the forwarding floor under the gateway in (h).
+ */
+export const FORWARD_FLOOR_KIND = 'forward-floor' as const;
 export type ServerKind =
   | (typeof SERVER_KINDS)[number]
   | FeatureKind
   | typeof FEATURE_HOST
   | (typeof MEMORY_KINDS)[number]
   | typeof GATEWAY_KIND
-  | typeof CLIENT_FLOOR_KIND;
+  | typeof CLIENT_FLOOR_KIND
+  | typeof FORWARD_FLOOR_KIND;

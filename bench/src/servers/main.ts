@@ -18,6 +18,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { listenClientFloor } from './client-floor.js';
 import { listenFloor } from './floor.js';
+import { listenForwardFloor } from './forward-floor.js';
 import { gatewayOptionsFromEnv, listenGateway } from './gateway.js';
 import { listenJsonFloor } from './json-floor.js';
 import {
@@ -25,6 +26,7 @@ import {
   FEATURE_HOST,
   FEATURE_KINDS,
   type FeatureKind,
+  FORWARD_FLOOR_KIND,
   GATEWAY_KIND,
   MEMORY_KINDS,
   SERVER_KINDS,
@@ -77,6 +79,7 @@ async function start(): Promise<() => Promise<unknown>> {
     'sdk-floor': listenSdkFloor,
     'sdk-sessions': listenSdkSessions,
     [GATEWAY_KIND]: () => listenGateway(gatewayOptionsFromEnv(process.env)),
+    [FORWARD_FLOOR_KIND]: () => listenForwardFloor(gatewayOptionsFromEnv(process.env).upstreamUrl),
     [CLIENT_FLOOR_KIND]: () =>
       listenClientFloor({
         upstreamUrl: gatewayOptionsFromEnv(process.env).upstreamUrl,
@@ -90,7 +93,7 @@ async function start(): Promise<() => Promise<unknown>> {
       : undefined;
   if (!listening)
     throw new Error(
-      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS, GATEWAY_KIND, CLIENT_FLOOR_KIND].join(', ')}.`,
+      `Unknown server kind '${kind}'; use one of ${[...SERVER_KINDS, ...FEATURE_KINDS, FEATURE_HOST, ...MEMORY_KINDS, GATEWAY_KIND, CLIENT_FLOOR_KIND, FORWARD_FLOOR_KIND].join(', ')}.`,
     );
   process.stdout.write(`${JSON.stringify({ url: listening.url })}\n`);
   return () => listening.close();

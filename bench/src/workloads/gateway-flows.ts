@@ -4,7 +4,9 @@
  * bare loop) calls through a gateway that speaks 2026-07-28 to the upstream, and through one that
  * speaks 2025-11-25 to it (the upstream's call held open in the gateway while the host answers);
  * directly, the upstream is spoken to in the same era the gateway speaks to it: 2026-07-28 rounds,
- * or a 2025 session driven by hand (load/handshake-flow.ts).
+ * or a 2025 session driven by hand (load/handshake-flow.ts). Beside them, the forwarding floor: plain
+ * node:http passing each 2026-07-28 round's bytes on to the upstream and back, the least any HTTP
+ * gateway does (servers/forward-floor.ts).
  */
 import { handshakeDriver } from '../load/handshake-flow.js';
 import { runLoad } from '../load/run-load.js';
@@ -12,7 +14,13 @@ import type { ServerProcess } from '../servers/spawn.js';
 import { type FlowShape, type FlowTiming, interleave, type LoadSummary, shapeKey } from './flows.js';
 
 /** Who is measured: the upstream spoken to directly in each era, and the gateway in front of it in that era. */
-export const GATEWAY_TARGETS = ['direct-2026', 'gateway-2026', 'direct-2025', 'gateway-2025'] as const;
+export const GATEWAY_TARGETS = [
+  'direct-2026',
+  'gateway-2026',
+  'forward-2026',
+  'direct-2025',
+  'gateway-2025',
+] as const;
 export type GatewayTarget = (typeof GATEWAY_TARGETS)[number];
 
 /** The processes (h) measures: the upstream, and a gateway in front of it for each era it is spoken to in. */
@@ -22,6 +30,8 @@ export interface GatewayServers {
   readonly modern: ServerProcess;
   /** The gateway speaking 2025-11-25 to the upstream. */
   readonly handshake: ServerProcess;
+  /** The forwarding floor (node:http passing the bytes on) in front of the upstream, when measured. */
+  readonly forward?: ServerProcess;
 }
 
 /** (h)'s flows, by shape key (`q1-c16`), then by target. */
@@ -40,6 +50,7 @@ export async function measureGatewayFlows(
     const targets = [
       { key: 'direct-2026' as const, run: load(servers.upstream) },
       { key: 'gateway-2026' as const, run: load(servers.modern) },
+      ...(servers.forward ? [{ key: 'forward-2026' as const, run: load(servers.forward) }] : []),
       {
         key: 'direct-2025' as const,
         run: (durationMs: number) =>

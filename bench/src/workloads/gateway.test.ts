@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_FLOOR_KIND, GATEWAY_KIND } from '../servers/kinds.js';
+import { CLIENT_FLOOR_KIND, FORWARD_FLOOR_KIND, GATEWAY_KIND } from '../servers/kinds.js';
 import { ServerProcess } from '../servers/spawn.js';
 import { GATEWAY_TARGETS, measureGatewayFlows } from './gateway-flows.js';
 import { measureClientFloor, measureParkedCalls, measurePendingHeap } from './parked-calls.js';
@@ -24,6 +24,10 @@ describe('(h) the gateway', { timeout: 90_000 }, () => {
       upstream,
       modern: await gatewayIn(upstream, '2026-07-28'),
       handshake: await gatewayIn(upstream, '2025-11-25'),
+      forward: await ServerProcess.start(FORWARD_FLOOR_KIND, {
+        main,
+        env: { BENCH_UPSTREAM_URL: upstream.url },
+      }),
     };
     try {
       const lines: string[] = [];

@@ -32,6 +32,7 @@ const FIRST_PARTY: Record<ServerKind, readonly string[]> = {
   'sdk-sessions': [...SDK, 'bench'],
   gateway: GATEWAY,
   'client-floor': ['bench'],
+  'forward-floor': ['bench'],
 };
 
 /** The `byParty` name of the official SDK's work. */
@@ -54,6 +55,7 @@ const PARTIES: Record<ServerKind, Readonly<Record<string, readonly string[]>>> =
     [SDK_PARTY]: [...SDK, ...SDK_CLIENT],
   },
   'client-floor': { [SDK_PARTY]: SDK_CLIENT },
+  'forward-floor': {},
 };
 
 export interface ServerProfile extends ProfileSummary {

@@ -285,3 +285,27 @@ describe('the lean path under era auto', () => {
     for (const state of through.states) expect(state.startsWith('d.')).toBe(false);
   });
 });
+
+describe('a lean leg that takes too long', () => {
+  let parley: Upstream;
+  let lean: RunningGateway;
+  beforeAll(async () => {
+    parley = await startUpstream('parley-upstream.mjs', 'http');
+    lean = await startGateway({ upstreams: { desk: { url: parley.url, era: REVISION, timeoutMs: 600 } } });
+  });
+  afterAll(async () => {
+    await lean?.stop();
+    await parley?.stop();
+  });
+
+  it('ends with an error that says so, and stops the upstream request', async () => {
+    const before = parley.stderr().split('cancelled wait').length;
+    const [reply] = await post(lean.url, 'wait', { arguments: {} });
+    expect(reply!.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'The upstream desk did not answer in time; try again.' }],
+    });
+    await expect.poll(() => parley.stderr().split('cancelled wait').length).toBe(before + 1);
+  });
+});
+

@@ -32,11 +32,18 @@ export function readText(answer: HttpAnswer, maxBytes: number): Promise<string> 
         chunks.push(bytes);
       },
       end(error) {
-        if (error === undefined) resolve(Buffer.concat(chunks).toString('utf8'));
-        else reject(error);
+        if (error !== undefined) reject(error);
+        else resolve(textOf(chunks));
       },
     });
   });
+}
+
+/** The chunks' text: one chunk (most answers) is read where it lies, not copied first. */
+function textOf(chunks: readonly Uint8Array[]): string {
+  if (chunks.length !== 1) return Buffer.concat(chunks).toString('utf8');
+  const [only] = chunks as [Uint8Array];
+  return Buffer.from(only.buffer, only.byteOffset, only.byteLength).toString('utf8');
 }
 
 /** Reads a body nobody needs, so its connection can be kept; one too long is dropped with its connection. */

@@ -234,10 +234,9 @@ export class Upstream {
     const legs = this.#direct;
     if (legs === undefined || this.#state !== 'ready') this.#ready();
     const params = legParams(call, host, state, answers);
-    Object.assign(params._meta as object, {
-      [PROTOCOL_VERSION_META_KEY]: this.#control?.protocolVersion,
-      [CLIENT_INFO_META_KEY]: this.#deps.clientInfo,
-    });
+    const meta = params._meta as Record<string, unknown>;
+    meta[PROTOCOL_VERSION_META_KEY] = this.#control?.protocolVersion;
+    meta[CLIENT_INFO_META_KEY] = this.#deps.clientInfo;
     const result = await legs!
       .send(call.method, params, {
         signal: host.signal,
