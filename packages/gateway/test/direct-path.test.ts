@@ -308,4 +308,3 @@ describe('a lean leg that takes too long', () => {
     await expect.poll(() => parley.stderr().split('cancelled wait').length).toBe(before + 1);
   });
 });
-

@@ -2,20 +2,12 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { Completers, ParleyContext, ParleyServer } from '@parley/server';
 import { TASKS_EXTENSION } from '../relay/capabilities.js';
+import type { RelayedTool } from '../relay/direct-relay.js';
 import { type RelaySettings, relayCall } from '../relay/relay-call.js';
 import type { Upstream } from '../upstream/upstream.js';
 import { passthroughSchema, promptArgumentsSchema } from './passthrough-schema.js';
 
 type Kind = 'tool' | 'prompt' | 'resource';
-
-/** A tool of an upstream as the gateway registered it. */
-export interface MountedTool {
-  readonly upstream: Upstream;
-  /** The upstream's listing of it. */
-  readonly tool: Tool;
-  /** Whether its input schema marks parameters `x-mcp-header` (sent as `Mcp-Param-*` headers too). */
-  readonly paramHeaders: boolean;
-}
 
 interface Entry {
   readonly upstream: string;
@@ -44,7 +36,7 @@ export class Mounts {
   };
   readonly #templates = new Map<string, UriTemplate>();
   /** The tools registered, by the host's name: which upstream's, and as it listed it. */
-  readonly #tools = new Map<string, MountedTool>();
+  readonly #tools = new Map<string, RelayedTool>();
 
   constructor(
     server: ParleyServer,
@@ -120,7 +112,7 @@ export class Mounts {
   }
 
   /** The tool a host calls `name`: its upstream and the upstream's own listing of it. */
-  toolOf(name: string): MountedTool | undefined {
+  toolOf(name: string): RelayedTool | undefined {
     return this.#tools.get(name);
   }
 

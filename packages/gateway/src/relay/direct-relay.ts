@@ -1,4 +1,4 @@
-import { LOG_LEVEL_META_KEY, ProtocolError } from '@modelcontextprotocol/client';
+import { LOG_LEVEL_META_KEY, ProtocolError, type Tool } from '@modelcontextprotocol/client';
 import { applyDefaults, isRecord } from '@parley/core';
 import { prepareQuestion } from '@parley/core/form';
 import {
@@ -11,13 +11,21 @@ import {
 } from '@parley/server';
 import type { HostFacts } from '../leg/host-facts.js';
 import type { Step, UpstreamAnswer, UpstreamRequest, Via } from '../leg/step.js';
-import type { MountedTool } from '../mount/mounts.js';
-import type { UpstreamCall } from '../upstream/upstream.js';
+import type { Upstream, UpstreamCall } from '../upstream/upstream.js';
 import { questionAudit } from './ask-host.js';
 import { upstreamCapabilities } from './capabilities.js';
 import type { Handover } from './handovers.js';
 import { forwardedMeta, type RelaySettings } from './relay-call.js';
 import { type Reading, readQuestion } from './upstream-question.js';
+
+/** A tool the gateway passes on, as the lean path needs to know it (`Mounts.toolOf`). */
+export interface RelayedTool {
+  readonly upstream: Upstream;
+  /** The upstream's listing of it. */
+  readonly tool: Tool;
+  /** Whether its input schema marks parameters `x-mcp-header` (sent as `Mcp-Param-*` headers too). */
+  readonly paramHeaders: boolean;
+}
 
 /** What a directly relayed call hands on from one round to the next (sealed by Parley's server). */
 interface RoundState {
@@ -46,7 +54,7 @@ const PAIRING = '2026-07-28 > 2026-07-28';
  */
 export function directRelay(
   settings: RelaySettings,
-  toolOf: (name: string) => MountedTool | undefined,
+  toolOf: (name: string) => RelayedTool | undefined,
 ): DirectToolCalls {
   return (call) => {
     const mounted = toolOf(call.name);
@@ -58,7 +66,7 @@ export function directRelay(
 
 async function relayRound(
   settings: RelaySettings,
-  mounted: MountedTool,
+  mounted: RelayedTool,
   call: DirectToolCall,
 ): Promise<DirectToolOutcome> {
   const { upstream, tool } = mounted;
