@@ -155,6 +155,19 @@ describe('the lean path of a 2026-07-28 host to a 2026-07-28 upstream', () => {
     for (const state of reference.states) expect(state.startsWith('d.')).toBe(false);
   });
 
+  it('takes answers sent before anything was asked as the full path does', async () => {
+    const early = {
+      arguments: {},
+      inputResponses: { name: accept({ value: 'Ada' }), color: accept({ value: 'red' }), extra: accept({}) },
+    };
+    const [[through], [reference]] = await Promise.all([
+      post(lean.url, 'desk_together', early),
+      post(full.url, 'desk_together', early),
+    ]);
+    expect(normalized(through!)).toEqual(normalized(reference!));
+    expect(through!.result).toMatchObject({ resultType: 'complete', content: [{ text: 'Ada likes red' }] });
+  });
+
   it('audits each question it relays as the full path does, never with the answer', async () => {
     const answer: Answer = (key) => accept(key === 'boxes' ? { boxes: 3 } : { value: '2027-01-05' });
     const events = async (gateway: RunningGateway) => {

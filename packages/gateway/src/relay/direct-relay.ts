@@ -60,6 +60,9 @@ export function directRelay(
     const mounted = toolOf(call.name);
     if (mounted === undefined || call.profiled || mounted.paramHeaders || !mounted.upstream.direct)
       return undefined;
+    // Answers sent before anything was asked (no state of ours): the full path takes them, as
+    // Parley takes them, for the questions they name.
+    if (call.state === undefined && call.params.inputResponses !== undefined) return undefined;
     return relayRound(settings, mounted, call);
   };
 }

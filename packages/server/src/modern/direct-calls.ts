@@ -67,7 +67,8 @@ export type DirectToolOutcome =
 /**
  * Serves some 2026-07-28 tool calls over HTTP itself, before Parley's own handling (the SDK's
  * server, the tool's handler): for a server that passes calls on (a gateway). Return `undefined`
- * to have the call served as usual.
+ * to have the call served as usual, as it came (a round carrying a state of the handler's is then
+ * refused, as any state Parley did not seal is).
  */
 export type DirectToolCalls = (call: DirectToolCall) => Promise<DirectToolOutcome> | undefined;
 
@@ -135,9 +136,11 @@ async function serveDirect(offered: Offered): Promise<void> {
     state = opened.state;
   }
   const outcome = await offered.handler(directCall(offered, state));
-  if (outcome === undefined || 'serve' in outcome) {
+  // Not the handler's: served as it came (a state of the handler's then fails to open as Parley's).
+  if (outcome === undefined) return offered.serveAsUsual(message);
+  if ('serve' in outcome) {
     const { requestState: _state, inputResponses: _answers, ...fresh } = params;
-    const meta = { ...(isRecord(params._meta) ? params._meta : {}), ...(outcome?.serve.meta ?? {}) };
+    const meta = { ...(isRecord(params._meta) ? params._meta : {}), ...(outcome.serve.meta ?? {}) };
     return offered.serveAsUsual({ ...message, params: { ...fresh, _meta: meta } });
   }
   if ('error' in outcome) {
