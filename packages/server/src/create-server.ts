@@ -1,8 +1,8 @@
 import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { App, type ServerOptions } from './app.js';
+import type { DirectToolCalls } from './direct-call-types.js';
 import type { FlowPage } from './flows/flow-kit.js';
 import type { Middleware } from './middleware.js';
-import type { DirectToolCalls } from './modern/direct-calls.js';
 import type { PromptConfig, PromptHandler } from './registry/prompts.js';
 import type { ResourceConfig, ResourceHandler } from './registry/resources.js';
 import type { ArgsSchema } from './registry/schema.js';

@@ -18,6 +18,7 @@ export type {
   WithFields,
 } from './ask-types.js';
 export { createServer, ParleyServer } from './create-server.js';
+export type { DirectToolCall, DirectToolCalls, DirectToolOutcome } from './direct-call-types.js';
 export {
   AuthorError,
   CallCancelledError,
@@ -52,7 +53,6 @@ export type {
   RequestContext,
   RoundOutcome,
 } from './middleware.js';
-export type { DirectToolCall, DirectToolCalls, DirectToolOutcome } from './modern/direct-calls.js';
 export { MemoryOnceStore } from './once/memory-once-store.js';
 export {
   OnceBusyError,

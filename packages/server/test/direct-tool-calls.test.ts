@@ -9,8 +9,8 @@ import {
   type ParleyServer,
 } from '@parley/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { httpWire } from './wire/http-wire.js';
-import { CAPABILITIES, type ModernWire } from './wire/modern-envelope.js';
+import { httpWire, modernHeaders } from './wire/http-wire.js';
+import { CAPABILITIES, type ModernWire, modernMeta } from './wire/modern-envelope.js';
 
 let server: ParleyServer;
 let listening: Listening;
@@ -119,27 +119,16 @@ describe('server.directToolCalls', () => {
       direct.notify('notifications/message', { level: 'info', data: 'working' });
       return Promise.resolve({ error: { code: -32001, message: 'upstream says no' } });
     };
+    const message = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'relay', _meta: modernMeta(CAPABILITIES.none) },
+    };
     const response = await fetch(listening.url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'relay',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: {
-          name: 'relay',
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-          },
-        },
-      }),
+      headers: modernHeaders(message),
+      body: JSON.stringify(message),
     });
     const events = (await response.text())
       .split('\n')

@@ -56,7 +56,12 @@ export async function askHost(
   await ctx.once(`gw:audit:${round}`, () => {
     const waitMs = Date.now() - askedAt;
     for (const [key, read] of refused)
-      ask.audit(event(ask, key, read.mode, 'refused', waitMs, { fallback: 'refused', reason: read.reason }));
+      ask.audit(
+        questionAudit(auditedCall(ask), key, read.mode, 'refused', waitMs, {
+          fallback: 'refused',
+          reason: read.reason,
+        }),
+      );
     for (const [key, read] of asked) {
       const answer = answers[key]!;
       const outcome =
@@ -64,7 +69,9 @@ export async function askHost(
           ? 'error'
           : ((answer.result.action as QuestionAudit['outcome'] | undefined) ?? 'accept');
       const onPage = read.secret || (read.mode === 'form' && !ctx.can('form'));
-      ask.audit(event(ask, key, read.mode, outcome, waitMs, onPage ? { fallback: 'page' } : {}));
+      ask.audit(
+        questionAudit(auditedCall(ask), key, read.mode, outcome, waitMs, onPage ? { fallback: 'page' } : {}),
+      );
     }
     return 1;
   });
@@ -124,20 +131,13 @@ export function questionAudit(
   };
 }
 
-function event(
-  ask: HostAsk,
-  key: string,
-  mode: QuestionAudit['mode'],
-  outcome: QuestionAudit['outcome'],
-  waitMs: number,
-  extra: Pick<QuestionAudit, 'fallback' | 'reason'>,
-): QuestionAudit {
-  const call = {
+/** The call a round's questions belong to, as their audit events name it. */
+function auditedCall(ask: HostAsk): AuditedCall {
+  return {
     upstream: ask.reading.upstream,
     method: ask.call.method,
     name: ask.call.name,
     pairing: ask.pairing,
     user: ask.reading.ctx.user?.id,
   };
-  return questionAudit(call, key, mode, outcome, waitMs, extra);
 }

@@ -65,12 +65,8 @@ export class StateCodec {
    * Seals a round state for the call `binding` describes (the bytes of `bindingBytes`), valid for
    * the codec's lifetime or `ttlSeconds` (a call parked on the server waits as long as its page).
    */
-  async seal(state: RoundState, binding: Uint8Array, ttlSeconds = this.#options.ttlSeconds): Promise<string> {
-    const expires = Math.floor(this.#now() / 1000) + ttlSeconds;
-    const token = await this.#ring.seal(encodePayload(state, expires), binding);
-    if (token.length > this.#options.maxChars)
-      throw new StateTooLargeError(token.length, this.#options.maxChars);
-    return token;
+  seal(state: RoundState, binding: Uint8Array, ttlSeconds = this.#options.ttlSeconds): Promise<string> {
+    return this.#seal((expires) => encodePayload(state, expires), binding, ttlSeconds);
   }
 
   /**
@@ -88,12 +84,28 @@ export class StateCodec {
     if (!opened.ok) return { ok: false, reason: opened.reason };
     const decoded = decodePayload(opened.plaintext, this.#options.maxChars * 8);
     if (!decoded) return { ok: false, reason: 'bad-payload' };
+    const late = this.#expiryRefusal(decoded.expires, ttlSeconds);
+    return late === undefined ? { ok: true, state: decoded.state } : { ok: false, reason: late };
+  }
+
+  /** Why a state that expires at `expires` (epoch seconds) is refused now, if it is. */
+  #expiryRefusal(expires: number, ttlSeconds: number): StateRefusal | undefined {
     const now = Math.floor(this.#now() / 1000);
-    if (decoded.expires < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
-    if (decoded.expires > now + ttlSeconds + this.#options.clockSkewSeconds) {
-      return { ok: false, reason: 'from-the-future' };
-    }
-    return { ok: true, state: decoded.state };
+    if (expires < now - this.#options.clockSkewSeconds) return 'expired';
+    if (expires > now + ttlSeconds + this.#options.clockSkewSeconds) return 'from-the-future';
+    return undefined;
+  }
+
+  async #seal(
+    payload: (expires: number) => Uint8Array,
+    binding: Uint8Array,
+    ttlSeconds: number,
+  ): Promise<string> {
+    const expires = Math.floor(this.#now() / 1000) + ttlSeconds;
+    const token = await this.#ring.seal(payload(expires), binding);
+    if (token.length > this.#options.maxChars)
+      throw new StateTooLargeError(token.length, this.#options.maxChars);
+    return token;
   }
 
   /**
@@ -101,12 +113,9 @@ export class StateCodec {
    * this codec's keys, lifetime and size limit; `binding` is made with the direct purpose, so it
    * never opens as a call's own state, nor that as this.
    */
-  async sealJson(state: Json, binding: Uint8Array): Promise<string> {
-    const expires = Math.floor(this.#now() / 1000) + this.#options.ttlSeconds;
-    const token = await this.#ring.seal(Buffer.from(JSON.stringify([expires, state]), 'utf8'), binding);
-    if (token.length > this.#options.maxChars)
-      throw new StateTooLargeError(token.length, this.#options.maxChars);
-    return token;
+  sealJson(state: Json, binding: Uint8Array): Promise<string> {
+    const payload = (expires: number) => Buffer.from(JSON.stringify([expires, state]), 'utf8');
+    return this.#seal(payload, binding, this.#options.ttlSeconds);
   }
 
   /** Opens what {@link sealJson} sealed. Never throws. */
@@ -125,10 +134,7 @@ export class StateCodec {
     }
     if (!Array.isArray(decoded) || decoded.length !== 2 || typeof decoded[0] !== 'number')
       return { ok: false, reason: 'bad-payload' };
-    const now = Math.floor(this.#now() / 1000);
-    if (decoded[0] < now - this.#options.clockSkewSeconds) return { ok: false, reason: 'expired' };
-    if (decoded[0] > now + this.#options.ttlSeconds + this.#options.clockSkewSeconds)
-      return { ok: false, reason: 'from-the-future' };
-    return { ok: true, state: decoded[1] as Json };
+    const late = this.#expiryRefusal(decoded[0], this.#options.ttlSeconds);
+    return late === undefined ? { ok: true, state: decoded[1] as Json } : { ok: false, reason: late };
   }
 }
