@@ -145,6 +145,20 @@ describe('the lean path of a 2026-07-28 host to a 2026-07-28 upstream', () => {
     ['store_flood', {}, () => undefined],
   ];
 
+  // Codex's profile: a number goes as text, a multi-select as yes/no fields, each read back.
+  const CODEX = { 'io.modelcontextprotocol/clientInfo': { name: 'codex-mcp-client', version: '0.50.0' } };
+  const codex: Answer = (key, params) => {
+    const properties = (params.requestedSchema as { properties: Record<string, { type?: string }> })
+      .properties;
+    if (key === 'boxes') return accept({ boxes: properties.boxes?.type === 'string' ? '2' : 2 });
+    if (key === 'toppings')
+      return accept(
+        Object.fromEntries(Object.keys(properties).map((field) => [field, field !== 'value.ham'])),
+      );
+    return accept({ value: '2026-09-01' });
+  };
+  same.push(['desk_book', {}, codex, CODEX], ['desk_pick', {}, codex, CODEX]);
+
   it.each(same)('serves %s %j as the full path does', async (name, args, answer, meta) => {
     const [through, reference] = await Promise.all([
       drive(lean.url, name, args, answer, meta),
@@ -153,6 +167,17 @@ describe('the lean path of a 2026-07-28 host to a 2026-07-28 upstream', () => {
     expect(through.transcript).toEqual(reference.transcript);
     for (const state of through.states) expect(state.startsWith('d.')).toBe(true);
     for (const state of reference.states) expect(state.startsWith('d.')).toBe(false);
+  });
+
+  it('lowers a form for a host its profile knows, and reads the answer back, as the full path does', async () => {
+    const { transcript } = await drive(lean.url, 'desk_pick', {}, codex, CODEX);
+    const asked = (transcript[0] as Message).result!.inputRequests!.toppings!.params;
+    expect(Object.keys((asked.requestedSchema as { properties: object }).properties)).toEqual([
+      'value.ham',
+      'value.cheese',
+      'value.olives',
+    ]);
+    expect(JSON.stringify(transcript.at(-1))).toContain('Picked cheese+olives');
   });
 
   it('takes answers sent before anything was asked as the full path does', async () => {

@@ -1,3 +1,4 @@
+import type { HostProfile } from '@parley/core/hosts';
 import type { Json } from './state/round-state.js';
 
 /**
@@ -24,11 +25,11 @@ export interface DirectToolCall {
   /** Whether the client declared what a kind of question needs (`'form'`, `'url'`, `'sampling'`, `'roots'`), as `ctx.can` tells. */
   can(kind: string): boolean;
   /**
-   * Whether a host profile knows this client (`createServer({ hosts })`): Parley then lowers its
-   * forms and raises its answers, which only a tool handler's `ctx.elicit` does, so such a call is
-   * best served as usual.
+   * The host profile that knows this client (`createServer({ hosts })`), if one does: Parley lowers
+   * a form for it (`lowerForm` of `@parley/core/hosts`) and raises its answers, so a handler that
+   * passes forms on does the same.
    */
-  readonly profiled: boolean;
+  readonly host: HostProfile | undefined;
   /** Aborted when the client goes away before the response ended. */
   readonly signal: AbortSignal;
   /** Sends a notification on this request's response (it becomes an event stream, for a client that reads one). */

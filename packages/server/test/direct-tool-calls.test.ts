@@ -52,7 +52,7 @@ describe('server.directToolCalls', () => {
     expect(reply.message.result).toMatchObject({ content: [{ type: 'text', text: 'served as usual' }] });
     expect(offered).toHaveLength(1);
     const [seen] = offered;
-    expect(seen).toMatchObject({ name: 'relay', state: undefined, principal: undefined, profiled: false });
+    expect(seen).toMatchObject({ name: 'relay', state: undefined, principal: undefined, host: undefined });
     expect(seen!.protocolVersion).toBe('2026-07-28');
     expect([seen!.can('form'), seen!.can('url'), seen!.can('sampling')]).toEqual([true, true, false]);
     expect(toolRuns).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { LOG_LEVEL_META_KEY, ProtocolError, type Tool } from '@modelcontextprotocol/client';
 import { applyDefaults, isRecord } from '@parley/core';
-import { prepareQuestion } from '@parley/core/form';
+import { type PreparedQuestion, prepareQuestion } from '@parley/core/form';
+import { type LoweredForm, lowerForm } from '@parley/core/hosts';
 import {
   type DirectToolCall,
   type DirectToolCalls,
@@ -49,8 +50,10 @@ const PAIRING = '2026-07-28 > 2026-07-28';
  * with the upstream's state carried in the gateway's own sealed state: no SDK server, no SDK
  * client, no journal. What only the full path does (a question page for a host that cannot show a
  * form, a secret, a refused URL, sampling and roots, a re-ask after an answer that does not check,
- * a task, a 2025 session under era `auto`, a host with a profile, `Mcp-Param-*` headers) hands
- * the call to `relayCall` at the step it reached: nothing is asked of the upstream twice.
+ * a task, a 2025 session under era `auto`, a form a host's profile cannot take, `Mcp-Param-*`
+ * headers) hands the call to `relayCall` at the step it reached: nothing is asked of the upstream
+ * twice. A host a host profile knows gets its forms lowered and its answers raised, as Parley's
+ * handler does.
  */
 export function directRelay(
   settings: RelaySettings,
@@ -58,8 +61,7 @@ export function directRelay(
 ): DirectToolCalls {
   return (call) => {
     const mounted = toolOf(call.name);
-    if (mounted === undefined || call.profiled || mounted.paramHeaders || !mounted.upstream.direct)
-      return undefined;
+    if (mounted === undefined || mounted.paramHeaders || !mounted.upstream.direct) return undefined;
     // Answers sent before anything was asked (no state of ours): the full path takes them, as
     // Parley takes them, for the questions they name.
     if (call.state === undefined && call.params.inputResponses !== undefined) return undefined;
@@ -91,7 +93,7 @@ async function relayRound(
   };
   let answers: Record<string, UpstreamAnswer> | undefined;
   if (state?.q !== undefined) {
-    answers = takeAnswers(reading, state.q, call.params.inputResponses);
+    answers = takeAnswers(call, reading, state.q);
     const asked: Step = { kind: 'ask', requests: state.q, via: viaOf(state.u) };
     if (answers === undefined) return handOver(settings, { from: legs - 1, step: asked });
     const waitMs = Date.now() - (state.at ?? Date.now());
@@ -117,11 +119,17 @@ async function relayRound(
     return failed(error);
   }
   if (state === undefined && upstream.fallsBack(step)) return handOver(settings, { live: true });
-  return outcomeOf(settings, reading, step, legs + 1);
+  return outcomeOf(settings, call, reading, step, legs + 1);
 }
 
 /** What the host is told of the step the upstream took in leg number `legs`. */
-function outcomeOf(settings: RelaySettings, reading: Reading, step: Step, legs: number): DirectToolOutcome {
+function outcomeOf(
+  settings: RelaySettings,
+  call: DirectToolCall,
+  reading: Reading,
+  step: Step,
+  legs: number,
+): DirectToolOutcome {
   if (step.kind === 'result') return { result: step.result };
   if (step.kind === 'task' || step.via.kind !== 'state') return handOver(settings, { from: legs - 1, step });
   const u = step.via.state;
@@ -134,8 +142,9 @@ function outcomeOf(settings: RelaySettings, reading: Reading, step: Step, legs: 
     } catch (error) {
       return failed(error);
     }
-    if (!('item' in read) || read.relayed === undefined) return handOver(settings, { from: legs - 1, step });
-    inputRequests[key] = { method: 'elicitation/create', params: read.relayed.params };
+    const params = relayedParams(call, read);
+    if (params === undefined) return handOver(settings, { from: legs - 1, step });
+    inputRequests[key] = { method: 'elicitation/create', params };
   }
   const state: RoundState = { ...(u !== undefined && { u }), q: step.requests, at: Date.now(), l: legs };
   return { inputRequests, state: state as unknown as Json };
@@ -147,10 +156,11 @@ function outcomeOf(settings: RelaySettings, reading: Reading, step: Step, legs: 
  * `undefined` when one is missing or does not check (the full path then asks again, with why).
  */
 function takeAnswers(
+  call: DirectToolCall,
   reading: Reading,
   asked: { readonly [key: string]: UpstreamRequest },
-  responses: unknown,
 ): Record<string, UpstreamAnswer> | undefined {
+  const responses = call.params.inputResponses;
   if (!isRecord(responses)) return undefined;
   const answers: Record<string, UpstreamAnswer> = {};
   for (const [key, request] of Object.entries(asked)) {
@@ -167,14 +177,49 @@ function takeAnswers(
     }
     if (!isRecord(content)) return undefined;
     const prepared = prepareQuestion(question);
-    const present = Object.values(content).includes(null)
-      ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
-      : content;
-    const parsed = prepared.parse(applyDefaults(prepared.schema, present));
-    if (!parsed.ok) return undefined;
+    const received = receivedContent(call, prepared, content);
+    const parsed = received === undefined ? undefined : prepared.parse(received);
+    if (!parsed?.ok) return undefined;
     answers[key] = read.answer({ action, value: parsed.value });
   }
   return answers;
+}
+
+/**
+ * The params a question goes to the host with, as Parley's handler sends it: the form lowered for
+ * the host where a host profile knows it; `undefined` when only the full path can ask it.
+ */
+function relayedParams(call: DirectToolCall, read: ReturnType<typeof readQuestion>): Json | undefined {
+  if (!('item' in read) || read.relayed === undefined) return undefined;
+  const { params, question } = read.relayed;
+  if (call.host === undefined || question === undefined) return params;
+  const lowered = hostForm(call, prepareQuestion(question));
+  return lowered.ok ? { ...params, requestedSchema: lowered.schema as unknown as Json } : undefined;
+}
+
+/**
+ * A form answer's content in the upstream's fields, as Parley's handler reads it: raised from the
+ * form the host was sent where a host profile knows it, else read liberally (a `null` is a field
+ * left empty, a field left out takes its default).
+ */
+function receivedContent(
+  call: DirectToolCall,
+  prepared: PreparedQuestion<unknown>,
+  content: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  if (call.host !== undefined) {
+    const lowered = hostForm(call, prepared);
+    const raised = lowered.ok ? lowered.raise(content) : undefined;
+    return raised?.ok ? raised.content : undefined;
+  }
+  const present = Object.values(content).includes(null)
+    ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
+    : content;
+  return applyDefaults(prepared.schema, present) as Record<string, unknown>;
+}
+
+function hostForm(call: DirectToolCall, prepared: PreparedQuestion<unknown>): LoweredForm {
+  return lowerForm(prepared.schema, call.host, { protocolVersion: call.protocolVersion });
 }
 
 /** The host as a direct leg needs it: this request's capabilities, meta, log level, progress and cancellation. */

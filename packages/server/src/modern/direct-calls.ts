@@ -125,7 +125,7 @@ function directCall(offered: Offered, state: Json | undefined): DirectToolCall {
     protocolVersion,
     clientCapabilities,
     can: (kind) => isDeclared(kind, clientCapabilities, protocolVersion),
-    profiled: app.hosts.of(meta[CLIENT_INFO_META_KEY], protocolVersion) !== undefined,
+    host: app.hosts.of(meta[CLIENT_INFO_META_KEY], protocolVersion)?.profile,
     signal: abort.signal,
     notify: (method, notificationParams) =>
       sink.notify({ jsonrpc: '2.0', method, params: notificationParams } as JSONRPCNotification),
