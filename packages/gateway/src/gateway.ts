@@ -119,6 +119,7 @@ export class Gateway {
       urls: config.urls ?? 'warn',
       holdMs: HOLD_MS,
       maxLegs: maxRounds * 4,
+      maxRounds,
       handovers: new Handovers(),
     };
     const names = Object.keys(config.upstreams);

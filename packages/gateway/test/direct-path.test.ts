@@ -324,12 +324,15 @@ describe('the lean path under era auto', () => {
   });
 });
 
-describe('a lean leg that takes too long', () => {
+describe('a lean call past its limits', () => {
   let parley: Upstream;
   let lean: RunningGateway;
   beforeAll(async () => {
     parley = await startUpstream('parley-upstream.mjs', 'http');
-    lean = await startGateway({ upstreams: { desk: { url: parley.url, era: REVISION, timeoutMs: 600 } } });
+    lean = await startGateway({
+      upstreams: { desk: { url: parley.url, era: REVISION, timeoutMs: 600 } },
+      maxRounds: 1,
+    });
   });
   afterAll(async () => {
     await lean?.stop();
@@ -344,5 +347,16 @@ describe('a lean leg that takes too long', () => {
       content: [{ type: 'text', text: 'The upstream desk did not answer in time; try again.' }],
     });
     await expect.poll(() => parley.stderr().split('cancelled wait').length).toBe(before + 1);
+  });
+
+  it('stops a call that asks for more rounds than maxRounds, with an error that says so', async () => {
+    const { transcript, states } = await drive(lean.url, 'book', {}, () => accept({ boxes: 1 }));
+    expect(states).toHaveLength(1);
+    expect(transcript.at(-1)).toMatchObject({
+      result: {
+        isError: true,
+        content: [{ text: expect.stringContaining('more than 1 rounds in one call') }],
+      },
+    });
   });
 });

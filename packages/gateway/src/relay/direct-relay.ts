@@ -132,6 +132,13 @@ function outcomeOf(
 ): DirectToolOutcome {
   if (step.kind === 'result') return { result: step.result };
   if (step.kind === 'task' || step.via.kind !== 'state') return handOver(settings, { from: legs - 1, step });
+  // Each leg that asks or waits is one more round for the host, capped as Parley caps its own.
+  if (legs > settings.maxRounds)
+    return failed(
+      new ToolError(
+        `The upstream ${reading.upstream} kept asking for more than ${settings.maxRounds} rounds in one call, so the gateway stopped it; raise maxRounds in the gateway's configuration if it needs more.`,
+      ),
+    );
   const u = step.via.state;
   if (step.kind === 'wait') return { state: { ...(u !== undefined && { u }), l: legs } };
   const inputRequests: Record<string, Json> = {};

@@ -22,6 +22,8 @@ export interface RelaySettings {
   readonly holdMs: number;
   /** Legs (rounds and waits) one call may take on the upstream side. */
   readonly maxLegs: number;
+  /** Rounds of questions one call may put to its host (the gateway's `maxRounds`). */
+  readonly maxRounds: number;
   /** Calls `directRelay` served so far and hands on (see `Handovers`). */
   readonly handovers: Handovers;
 }
