@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDefaults } from './defaults.js';
+import { applyDefaults, liberalContent } from './defaults.js';
 import { parseContent } from './parse-content.js';
 import type { RequestedSchema } from './types.js';
 
@@ -80,5 +80,19 @@ describe('applyDefaults', () => {
   it('never throws on odd input', () => {
     expect(applyDefaults(null as unknown as RequestedSchema, { a: 1 })).toEqual({ a: 1 });
     expect(applyDefaults(sep1034, 'x' as unknown as Record<string, unknown>)).toMatchObject({ age: 30 });
+  });
+});
+
+describe('liberalContent', () => {
+  const schema = {
+    type: 'object',
+    properties: { n: { type: 'integer', default: 3 }, note: { type: 'string' } },
+  } as const;
+  it('reads a null as a field left empty, and a field left out as its default', () => {
+    expect(liberalContent(schema as never, { n: null, note: null })).toEqual({ n: 3 });
+    expect(liberalContent(schema as never, { note: 'hi' })).toEqual({ n: 3, note: 'hi' });
+  });
+  it('leaves a wrong value as sent, for the check to refuse', () => {
+    expect(liberalContent(schema as never, { n: { nested: 1 } })).toEqual({ n: { nested: 1 } });
   });
 });

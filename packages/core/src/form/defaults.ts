@@ -32,3 +32,28 @@ export function applyDefaults(
   }
   return filled;
 }
+
+/**
+ * Reads accepted form content liberally where its meaning is clear (README, "Compatibility"):
+ * - a field sent as `null` was left empty: the spec types content values as string, number,
+ *   boolean or string[], so `null` can mean nothing else (FastMCP's Python client sends it for an
+ *   empty optional field);
+ * - a field left out takes the form's declared `default`: defaults pre-fill the form (SEP-1034), and
+ *   clients that do not pre-fill (the Python SDK's, FastMCP's) would otherwise be asked again for a
+ *   value the form already names.
+ * Anything else (an object where a value belongs, a wrong type) is left as sent, for the form's
+ * check to refuse. Returns a fresh object.
+ *
+ * @example
+ * liberalContent({ type: 'object', properties: { n: { type: 'integer', default: 3 } } }, { n: null }); // { n: 3 }
+ */
+export function liberalContent(
+  schema: RequestedSchema,
+  content: Record<string, unknown>,
+): Record<string, unknown> {
+  // applyDefaults copies the content: a copy without the nulls is made first only when there is one.
+  const present = Object.values(content).includes(null)
+    ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
+    : content;
+  return applyDefaults(schema, present);
+}

@@ -14,7 +14,8 @@ export type {
 export { ask } from './builders.js';
 export { checkField } from './check-field.js';
 export { checkRequestedSchema } from './check-schema.js';
-export { applyDefaults } from './defaults.js';
+export { applyDefaults, liberalContent } from './defaults.js';
+export { type ElicitReply, readElicitReply } from './elicit-reply.js';
 export type { TextConversion } from './field-from-text.js';
 export { fieldFromText } from './field-from-text.js';
 export { type BoundsStyle, boundsText, displayValue } from './field-text.js';

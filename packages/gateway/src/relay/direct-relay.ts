@@ -1,6 +1,6 @@
 import { LOG_LEVEL_META_KEY, ProtocolError, type Tool } from '@modelcontextprotocol/client';
-import { applyDefaults, isRecord } from '@parley/core';
-import { type PreparedQuestion, prepareQuestion } from '@parley/core/form';
+import { isRecord } from '@parley/core';
+import { liberalContent, type PreparedQuestion, prepareQuestion, readElicitReply } from '@parley/core/form';
 import { type LoweredForm, lowerForm } from '@parley/core/hosts';
 import {
   type DirectToolCall,
@@ -84,15 +84,15 @@ async function relayRound(
     live: false,
     urls: settings.urls,
   };
-  const audited = {
-    upstream: upstream.name,
-    method: 'tools/call',
-    name: call.name,
-    pairing: PAIRING,
-    user: call.principal,
-  };
   let answers: Record<string, UpstreamAnswer> | undefined;
   if (state?.q !== undefined) {
+    const audited = {
+      upstream: upstream.name,
+      method: 'tools/call',
+      name: call.name,
+      pairing: PAIRING,
+      user: call.principal,
+    };
     answers = takeAnswers(call, reading, state.q);
     const asked: Step = { kind: 'ask', requests: state.q, via: viaOf(state.u) };
     if (answers === undefined) return handOver(settings, { from: legs - 1, step: asked });
@@ -171,23 +171,21 @@ function takeAnswers(
   if (!isRecord(responses)) return undefined;
   const answers: Record<string, UpstreamAnswer> = {};
   for (const [key, request] of Object.entries(asked)) {
-    const reply = responses[key];
-    if (!isRecord(reply)) return undefined;
-    const { action, content } = reply;
-    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return undefined;
+    const reply = readElicitReply(responses[key]);
+    if (reply === undefined) return undefined;
     const read = readQuestion(reading, request);
     if (!('item' in read) || read.relayed === undefined) return undefined;
     const question = read.relayed.question;
-    if (action !== 'accept' || question === undefined) {
-      answers[key] = read.answer({ action });
+    if (reply.action !== 'accept' || question === undefined) {
+      answers[key] = read.answer({ action: reply.action });
       continue;
     }
-    if (!isRecord(content)) return undefined;
+    if (!isRecord(reply.content)) return undefined;
     const prepared = prepareQuestion(question);
-    const received = receivedContent(call, prepared, content);
+    const received = receivedContent(call, prepared, reply.content);
     const parsed = received === undefined ? undefined : prepared.parse(received);
     if (!parsed?.ok) return undefined;
-    answers[key] = read.answer({ action, value: parsed.value });
+    answers[key] = read.answer({ action: 'accept', value: parsed.value });
   }
   return answers;
 }
@@ -219,10 +217,7 @@ function receivedContent(
     const raised = lowered.ok ? lowered.raise(content) : undefined;
     return raised?.ok ? raised.content : undefined;
   }
-  const present = Object.values(content).includes(null)
-    ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
-    : content;
-  return applyDefaults(prepared.schema, present) as Record<string, unknown>;
+  return liberalContent(prepared.schema, content);
 }
 
 function hostForm(call: DirectToolCall, prepared: PreparedQuestion<unknown>): LoweredForm {

@@ -1,26 +1,6 @@
 import { type CreateMessageResult, isSpecType, type Root } from '@modelcontextprotocol/server';
-import { isRecord } from '@parley/core';
 
-/** A bare ElicitResult as it arrived in `inputResponses` or as the answer to `elicitation/create`. */
-export type ElicitReply =
-  | { readonly action: 'accept'; readonly content: unknown }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
-
-/** Reads an ElicitResult; `undefined` when it is not one (the caller answers -32602). */
-export function readElicitReply(value: unknown): ElicitReply | undefined {
-  if (!isRecord(value)) return undefined;
-  switch (value.action) {
-    case 'accept':
-      return { action: 'accept', content: value.content };
-    case 'decline':
-      return { action: 'decline' };
-    case 'cancel':
-      return { action: 'cancel' };
-    default:
-      return undefined;
-  }
-}
+export { type ElicitReply, readElicitReply } from '@parley/core/form';
 
 /** Reads a CreateMessageResult; `undefined` when it is not one. */
 export function readSamplingReply(value: unknown): CreateMessageResult | undefined {

@@ -19,7 +19,7 @@ import { isInputRequired } from '../input-required.js';
 import { carriesResumeTokens, resumeTokenIn } from '../pages/parked-calls.js';
 import type { CallRequest } from '../request/call-request.js';
 import { firstRoundState, type RoundState, withNotified } from '../state/round-state.js';
-import { STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
+import { INVALID_STATE, STATE_REFUSAL_EXPLANATIONS } from '../state/state-codec.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { CallBinding } from './call-binding.js';
 import {
@@ -153,9 +153,7 @@ class ModernCall implements CallClient, AnonymousFinder {
 
 /** The frozen wire error for any state that does not open: the reason goes to the log only. */
 function invalidStateError(): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', {
-    reason: 'invalid_request_state',
-  });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, INVALID_STATE.message, INVALID_STATE.data);
 }
 
 /** Answers the SDK could not read as bare results: refused, with what to send instead. */

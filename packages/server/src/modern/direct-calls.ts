@@ -4,6 +4,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
 } from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
 import type { App } from '../app.js';
@@ -12,9 +13,9 @@ import type { DirectToolCall, DirectToolCalls } from '../direct-call-types.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 import { bindingBytes, DIRECT_PURPOSE } from '../state/binding.js';
 import type { Json } from '../state/round-state.js';
+import { INVALID_STATE } from '../state/state-codec.js';
 import type { ExchangeSink } from './modern-mux.js';
 
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 /** What a direct call's `requestState` starts with: no state of Parley's own does (base64url has no `.`). */
 const DIRECT_PREFIX = 'd.';
 
@@ -26,8 +27,8 @@ interface Offered {
   readonly params: Record<string, unknown>;
   readonly name: string;
   readonly principal: string | undefined;
-  /** What its state is sealed to (see `bindingBytes`). */
-  readonly binding: Uint8Array;
+  /** What its state is sealed to (see `bindingBytes`), worked out when a state is opened or sealed. */
+  binding(): Uint8Array;
   readonly sink: ExchangeSink;
   readonly onAbort: (listener: () => void) => void;
   readonly serveAsUsual: (message: JSONRPCRequest) => void;
@@ -54,8 +55,12 @@ export function offerDirectCall(
   if (token !== undefined && !(typeof token === 'string' && token.startsWith(DIRECT_PREFIX))) return false;
   const name = params.name;
   if (typeof name !== 'string') return false;
-  const target = { server: app.info.name, method: 'tools/call' as const, target: name };
-  const binding = bindingBytes({ ...target, args: params.arguments ?? {}, principal }, DIRECT_PURPOSE);
+  let bytes: Uint8Array | undefined;
+  const binding = () => {
+    const facts = { server: app.info.name, method: 'tools/call' as const, target: name, principal };
+    bytes ??= bindingBytes({ ...facts, args: params.arguments ?? {} }, DIRECT_PURPOSE);
+    return bytes;
+  };
   const offered = { app, handler, message, params, name, principal, binding, sink, onAbort, serveAsUsual };
   void serveDirect(offered).catch((error: unknown) => {
     app.log('error', `direct tool call: ${error instanceof Error ? error.message : String(error)}`);
@@ -69,15 +74,12 @@ async function serveDirect(offered: Offered): Promise<void> {
   const codec = await app.codec();
   let state: Json | undefined;
   if (typeof params.requestState === 'string') {
-    const opened = await codec.openJson(params.requestState.slice(DIRECT_PREFIX.length), offered.binding);
+    const opened = await codec.openJson(params.requestState.slice(DIRECT_PREFIX.length), offered.binding());
     if (!opened.ok) {
       const name = JSON.stringify(offered.name.slice(0, 64));
       app.log('info', `direct tool call ${name}: requestState refused (${opened.reason})`);
-      const data = { reason: 'invalid_request_state' };
-      return sink.finish(
-        rpcError(message.id, INVALID_PARAMS, 'Invalid or expired requestState', data) as never,
-        false,
-      );
+      const refusal = rpcError(message.id, INVALID_PARAMS, INVALID_STATE.message, INVALID_STATE.data);
+      return sink.finish(refusal as never, false);
     }
     state = opened.state;
   }
@@ -93,13 +95,13 @@ async function serveDirect(offered: Offered): Promise<void> {
     const { code, message: text, data } = outcome.error;
     return sink.finish(rpcError(message.id, code, text, data) as never, false);
   }
-  const serverInfo = { [SERVER_INFO]: app.info };
+  const serverInfo = { [SERVER_INFO_META_KEY]: app.info };
   if ('result' in outcome) {
     const meta = isRecord(outcome.result._meta) ? outcome.result._meta : {};
     const result = { ...outcome.result, resultType: 'complete', _meta: { ...meta, ...serverInfo } };
     return sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false);
   }
-  const requestState = DIRECT_PREFIX + (await codec.sealJson(outcome.state, offered.binding));
+  const requestState = DIRECT_PREFIX + (await codec.sealJson(outcome.state, offered.binding()));
   const result = {
     resultType: 'input_required',
     ...(outcome.inputRequests !== undefined && { inputRequests: outcome.inputRequests }),

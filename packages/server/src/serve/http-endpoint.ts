@@ -404,14 +404,14 @@ export class Endpoint {
     }
     const accept = exchange.header('accept');
     const sink = new HttpSink(respond, accept === undefined || /text\/event-stream|\*\/\*/.test(accept));
-    const asUsual = (served: JSONRPCRequest) =>
-      exchange.onAbort(this.#mux.exchange(served, { authInfo, caller }, sink));
-    if (message.method === 'tools/call') {
+    if (message.method === 'tools/call' && this.#app.directToolCalls !== undefined) {
+      const asUsual = (served: JSONRPCRequest) =>
+        exchange.onAbort(this.#mux.exchange(served, { authInfo, caller }, sink));
       const principal = this.#app.principalOf(authInfo);
       if (offerDirectCall(this.#app, message, principal, sink, (abort) => exchange.onAbort(abort), asUsual))
         return;
     }
-    asUsual(message);
+    exchange.onAbort(this.#mux.exchange(message, { authInfo, caller }, sink));
   }
 
   /** Starts the shared modern server once: `legacy: 'reject'` so nothing can pin it to 2025. */

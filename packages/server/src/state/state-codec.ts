@@ -3,6 +3,12 @@ import { AuthorError } from '../errors.js';
 import { decodePayload, encodePayload } from './payload.js';
 import type { Json, RoundState } from './round-state.js';
 
+/** The one wire error for a presented state that does not open (`-32602`): why goes to the log only. */
+export const INVALID_STATE = {
+  message: 'Invalid or expired requestState',
+  data: { reason: 'invalid_request_state' },
+} as const;
+
 /** Why a presented state was refused. For the log only: the wire error is always the same. */
 export type StateRefusal =
   | 'not-a-string'
@@ -66,7 +72,7 @@ export class StateCodec {
    * the codec's lifetime or `ttlSeconds` (a call parked on the server waits as long as its page).
    */
   seal(state: RoundState, binding: Uint8Array, ttlSeconds = this.#options.ttlSeconds): Promise<string> {
-    return this.#seal((expires) => encodePayload(state, expires), binding, ttlSeconds);
+    return this.#sealed(encodePayload(state, this.#expiresAt(ttlSeconds)), binding);
   }
 
   /**
@@ -96,13 +102,12 @@ export class StateCodec {
     return undefined;
   }
 
-  async #seal(
-    payload: (expires: number) => Uint8Array,
-    binding: Uint8Array,
-    ttlSeconds: number,
-  ): Promise<string> {
-    const expires = Math.floor(this.#now() / 1000) + ttlSeconds;
-    const token = await this.#ring.seal(payload(expires), binding);
+  #expiresAt(ttlSeconds: number): number {
+    return Math.floor(this.#now() / 1000) + ttlSeconds;
+  }
+
+  async #sealed(payload: Uint8Array, binding: Uint8Array): Promise<string> {
+    const token = await this.#ring.seal(payload, binding);
     if (token.length > this.#options.maxChars)
       throw new StateTooLargeError(token.length, this.#options.maxChars);
     return token;
@@ -114,8 +119,8 @@ export class StateCodec {
    * never opens as a call's own state, nor that as this.
    */
   sealJson(state: Json, binding: Uint8Array): Promise<string> {
-    const payload = (expires: number) => Buffer.from(JSON.stringify([expires, state]), 'utf8');
-    return this.#seal(payload, binding, this.#options.ttlSeconds);
+    const expires = this.#expiresAt(this.#options.ttlSeconds);
+    return this.#sealed(Buffer.from(JSON.stringify([expires, state]), 'utf8'), binding);
   }
 
   /** Opens what {@link sealJson} sealed. Never throws. */

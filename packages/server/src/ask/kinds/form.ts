@@ -2,7 +2,7 @@ import type { ElicitRequestFormParams, InputRequest, StandardSchemaV1 } from '@m
 import { isRecord, PARLEY_KEY_META } from '@parley/core';
 import { elicitationModes } from '@parley/core/capabilities';
 import {
-  applyDefaults,
+  liberalContent,
   listFields,
   type PreparedQuestion,
   prepareQuestion,
@@ -238,25 +238,7 @@ export function decodeFormAnswer(question: PreparedQuestion<unknown>, encoded: J
 function receivedContent(item: FormItem, content: Record<string, unknown>): RaisedContent {
   const lowered = item.host?.form(item.question);
   if (lowered?.ok) return lowered.raise(content);
-  return { ok: true, content: liberalContent(item.question, content) as Record<string, unknown> };
-}
-
-/**
- * Reads accepted content liberally where its meaning is clear (README, "Compatibility"):
- * - a field sent as `null` was left empty: the spec types content values as string, number,
- *   boolean or string[], so `null` can mean nothing else (FastMCP's Python client sends it for an
- *   empty optional field);
- * - a field left out takes the form's declared `default`: defaults pre-fill the form (SEP-1034), and
- *   clients that do not pre-fill (the Python SDK's, FastMCP's) would otherwise be asked again for a
- *   value the form already names.
- * Anything else (an object where a value belongs, a wrong type) is checked as sent and asked again.
- */
-function liberalContent(question: PreparedQuestion<unknown>, content: Record<string, unknown>): unknown {
-  // applyDefaults copies the content: a copy without the nulls is made first only when there is one.
-  const present = Object.values(content).includes(null)
-    ? Object.fromEntries(Object.entries(content).filter(([, value]) => value !== null))
-    : content;
-  return applyDefaults(question.schema, present);
+  return { ok: true, content: liberalContent(item.question.schema, content) };
 }
 
 /** One sentence per bad field, named by its title ("Boxes: Enter a whole number between 1 and 3."). */
