@@ -11,6 +11,7 @@
  *
  *   npm run bench:gateway-round -- --profile
  *   npm run bench:gateway-round -- --base ../parley-at-ba644bf --turns 8
+ *   npm run bench:gateway-round -- --floor --profile
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ import { type LoadRun, runLoad } from './load/run-load.js';
 import { isCpuProfile } from './profile/cpu-profile.js';
 import { type RoundBudget, roundBudget } from './profile/round-budget.js';
 import { SourceLocator } from './profile/source-location.js';
-import { GATEWAY_KIND } from './servers/kinds.js';
+import { FORWARD_FLOOR_KIND, GATEWAY_KIND } from './servers/kinds.js';
 import { cpuMicros, ServerProcess } from './servers/spawn.js';
 import { median } from './stats.js';
 
@@ -30,6 +31,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     warm: { type: 'string', default: '3' },
     base: { type: 'string' },
+    /** Run the forwarding floor (node:http passing the bytes on) in front of the same upstream too. */
+    floor: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     /** Keep each turn's `.cpuprofile` in bench/results/ (out of git) to open in DevTools. */
     save: { type: 'boolean', default: false },
@@ -61,6 +64,7 @@ if (values.base)
     env: gatewayEnv,
     main: join(values.base, 'bench', 'dist', 'servers', 'main.js'),
   });
+if (values.floor) targets.floor = await ServerProcess.start(FORWARD_FLOOR_KIND, { env: gatewayEnv });
 const names = Object.keys(targets);
 const readings: Record<string, Reading[]> = Object.fromEntries(names.map((name) => [name, []]));
 
@@ -127,6 +131,8 @@ for (const name of names)
   );
 console.log('');
 console.log(`gateway / direct flows/s, turn by turn: ${pairedRatio('gateway', 'direct', flows).toFixed(3)}×`);
+if (values.floor)
+  console.log(`floor / direct flows/s, turn by turn: ${pairedRatio('floor', 'direct', flows).toFixed(3)}×`);
 if (values.base) {
   console.log(`base / direct flows/s, turn by turn: ${pairedRatio('base', 'direct', flows).toFixed(3)}×`);
   console.log(`gateway / base flows/s, turn by turn: ${pairedRatio('gateway', 'base', flows).toFixed(3)}×`);

@@ -23,7 +23,13 @@ interface Waiting {
   readonly answer: (answer: UpstreamAnswer) => void;
 }
 
-/** How long questions that arrive together are gathered into one round. */
+/**
+ * Questions that arrive together are asked in one round: a round is handed out once no question has
+ * come for `QUIET_MS` (a server sends the questions of one moment back to back, on one stream), or
+ * `GATHER_MS` after the round began to gather, whichever is first. A fixed wait of `GATHER_MS` cost
+ * every round of this pairing its full length (bench (h): 9 ms a round at concurrency 1).
+ */
+const QUIET_MS = 2;
 const GATHER_MS = 15;
 
 /**
@@ -44,6 +50,8 @@ export class LiveCall {
   #wake: (() => void) | undefined;
   #listeners: LiveListeners = {};
   #keys = 0;
+  /** When the newest question came (`Date.now()`). */
+  #freshAt = 0;
   readonly #abort = new AbortController();
   readonly #urls = new Set<string>();
 
@@ -102,6 +110,7 @@ export class LiveCall {
       if (request.params?.mode === 'url' && typeof request.params.elicitationId === 'string')
         this.#urls.add(request.params.elicitationId);
       this.#fresh.push({ key, request: withoutMeta(request), answer });
+      this.#freshAt = Date.now();
       this.#wake?.();
     });
   }
@@ -129,7 +138,7 @@ export class LiveCall {
     const deadline = Date.now() + holdMs;
     while (true) {
       if (this.#fresh.length > 0) {
-        await sleep(GATHER_MS);
+        await this.#gathered();
         // The call ended (or was cancelled) meanwhile: its questions are moot.
         if (this.#fresh.length === 0) continue;
         if (this.#fresh.length > MAX_QUESTIONS_PER_ROUND) {
@@ -165,6 +174,24 @@ export class LiveCall {
         this.#wake = done;
       });
       this.#wake = undefined;
+    }
+  }
+
+  /** Waits until the questions of this moment are in: `QUIET_MS` without a new one, `GATHER_MS` at most. */
+  async #gathered(): Promise<void> {
+    const until = Date.now() + GATHER_MS;
+    while (this.#fresh.length > 0) {
+      const now = Date.now();
+      const wait = Math.min(this.#freshAt + QUIET_MS - now, until - now);
+      if (wait > 0) {
+        await sleep(wait);
+        continue;
+      }
+      // Timers run before the I/O a process kept off its core has waiting: what already came is
+      // read (the poll phase) before the round counts as quiet (the check phase).
+      const seen = this.#fresh.length;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#fresh.length === seen || Date.now() >= until) return;
     }
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LiveListeners } from '../leg/host-facts.js';
 import type { Step } from '../leg/step.js';
 import { LiveCall } from './live-call.js';
@@ -258,5 +258,71 @@ describe('LiveCall', () => {
       '2025-11-25',
     );
     await expect(live.next('handle', 1_000)).rejects.toThrow('the upstream gave up');
+  });
+});
+
+describe('LiveCall gathering a round', () => {
+  const ask = (live: LiveCall, message: string) => {
+    void live.incoming({ method: 'elicitation/create', params: { message } });
+  };
+  const messagesOf = (step: Step) =>
+    step.kind === 'ask' ? Object.values(step.requests).map((request) => request.params?.message) : [];
+
+  it('asks questions that come back to back in one round, without waiting the longest gathering', async () => {
+    vi.useFakeTimers();
+    try {
+      let live!: LiveCall;
+      live = new LiveCall(async () => {
+        await null; // the constructor starts the call before `live` is set
+        ask(live, 'Name?');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        ask(live, 'Colour?');
+        return new Promise(() => {});
+      }, '2025-11-25');
+      let step: Step | undefined;
+      void live.next('handle', 1_000).then((next) => {
+        step = next;
+      });
+      // Quiet 2 ms after the second question: handed out then, not after the 15 ms a round gathers at most.
+      await vi.advanceTimersByTimeAsync(5);
+      expect(step && messagesOf(step)).toEqual(['Name?', 'Colour?']);
+      live.cancel('done');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves a question that comes after a quiet moment to the next round', async () => {
+    let live!: LiveCall;
+    live = new LiveCall(async () => {
+      await null; // the constructor starts the call before `live` is set
+      ask(live, 'Name?');
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      ask(live, 'Colour?');
+      return new Promise(() => {});
+    }, '2025-11-25');
+    expect(messagesOf(await live.next('handle', 1_000))).toEqual(['Name?']);
+    live.answer(1, {});
+    expect(messagesOf(await live.next('handle', 1_000))).toEqual(['Colour?']);
+    live.cancel('done');
+  });
+
+  it('hands a round out after the longest gathering even while questions keep coming', async () => {
+    let live!: LiveCall;
+    let stop = false;
+    live = new LiveCall(async () => {
+      await null; // the constructor starts the call before `live` is set
+      for (let i = 0; !stop && i < 40; i++) {
+        ask(live, `Q${i}?`);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return new Promise(() => {});
+    }, '2025-11-25');
+    const step = await live.next('handle', 1_000);
+    stop = true;
+    const count = messagesOf(step).length;
+    expect(count).toBeGreaterThan(1);
+    expect(count).toBeLessThan(40);
+    live.cancel('done');
   });
 });
