@@ -12,6 +12,7 @@
  *   npm run bench:gateway-round -- --profile
  *   npm run bench:gateway-round -- --base ../parley-at-ba644bf --turns 8
  *   npm run bench:gateway-round -- --floor --profile
+ *   npm run bench:gateway-round -- --telemetry   # a gateway with telemetry() as well
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ const { values } = parseArgs({
     base: { type: 'string' },
     /** Run the forwarding floor (node:http passing the bytes on) in front of the same upstream too. */
     floor: { type: 'boolean', default: false },
+    /** Run a gateway with `telemetry()` (no OpenTelemetry SDK registered) in front of it too. */
+    telemetry: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     /** Keep each turn's `.cpuprofile` in bench/results/ (out of git) to open in DevTools. */
     save: { type: 'boolean', default: false },
@@ -65,6 +68,10 @@ if (values.base)
     main: join(values.base, 'bench', 'dist', 'servers', 'main.js'),
   });
 if (values.floor) targets.floor = await ServerProcess.start(FORWARD_FLOOR_KIND, { env: gatewayEnv });
+if (values.telemetry)
+  targets.traced = await ServerProcess.start(GATEWAY_KIND, {
+    env: { ...gatewayEnv, BENCH_GATEWAY_TELEMETRY: '1' },
+  });
 const names = Object.keys(targets);
 const readings: Record<string, Reading[]> = Object.fromEntries(names.map((name) => [name, []]));
 
@@ -131,6 +138,10 @@ for (const name of names)
   );
 console.log('');
 console.log(`gateway / direct flows/s, turn by turn: ${pairedRatio('gateway', 'direct', flows).toFixed(3)}×`);
+if (values.telemetry)
+  console.log(
+    `traced / gateway flows/s, turn by turn: ${pairedRatio('traced', 'gateway', flows).toFixed(3)}×`,
+  );
 if (values.floor)
   console.log(`floor / direct flows/s, turn by turn: ${pairedRatio('floor', 'direct', flows).toFixed(3)}×`);
 if (values.base) {

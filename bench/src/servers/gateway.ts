@@ -1,4 +1,5 @@
 import { createGateway, type Gateway, type UpstreamEra } from '@parley/gateway';
+import { telemetry } from '@parley/server/otel';
 import { BENCH_KEY_BASE64 } from './bench-key.js';
 import type { RunningHttp } from './loopback.js';
 import { countRunningWith, sideChannel, watchConnections } from './side-channel.js';
@@ -11,6 +12,8 @@ export interface GatewayBenchOptions {
   readonly upstreamUrl: string;
   /** The era the gateway speaks to it. */
   readonly era: Exclude<UpstreamEra, 'auto'>;
+  /** `telemetry()` on the gateway's server, with no OpenTelemetry SDK registered (the API's no-op tracer and meter). */
+  readonly telemetry?: boolean;
 }
 
 /** A running bench gateway: its listener, and the gateway (for tests to read its status). */
@@ -41,6 +44,7 @@ export async function listenGateway(options: GatewayBenchOptions): Promise<Runni
       server: { state: { keys: `bench:${BENCH_KEY_BASE64}` } },
     },
   );
+  if (options.telemetry) gateway.server.use(telemetry());
   // The 2025 upstream calls the gateway holds open for its 2026-07-28 hosts count as its running handlers.
   countRunningWith(() => gateway.status().heldCalls);
   const listening = await gateway.listen({
@@ -63,7 +67,7 @@ export async function listenGateway(options: GatewayBenchOptions): Promise<Runni
   };
 }
 
-/** The gateway's upstream from the environment of `servers/main.js gateway`. */
+/** The gateway's upstream from the environment of `servers/main.js gateway` (`BENCH_GATEWAY_TELEMETRY=1`: with `telemetry()`). */
 export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): GatewayBenchOptions {
   const upstreamUrl = env.BENCH_UPSTREAM_URL;
   const era = env.BENCH_UPSTREAM_ERA ?? '2026-07-28';
@@ -71,5 +75,5 @@ export function gatewayOptionsFromEnv(env: NodeJS.ProcessEnv): GatewayBenchOptio
     throw new Error('The gateway server needs BENCH_UPSTREAM_URL (the survey server it fronts).');
   if (era !== '2026-07-28' && era !== '2025-11-25' && era !== '2025-06-18')
     throw new Error(`BENCH_UPSTREAM_ERA must be 2026-07-28, 2025-11-25 or 2025-06-18 (got ${era}).`);
-  return { upstreamUrl, era };
+  return { upstreamUrl, era, telemetry: env.BENCH_GATEWAY_TELEMETRY === '1' };
 }

@@ -1,3 +1,9 @@
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { telemetry } from '@parley/server/otel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningGateway, startGateway, startUpstream, type Upstream } from './support.js';
 
@@ -358,5 +364,38 @@ describe('a lean call past its limits', () => {
         content: [{ text: expect.stringContaining('more than 1 rounds in one call') }],
       },
     });
+  });
+});
+
+describe('the lean path with telemetry()', () => {
+  let parley: Upstream;
+  let traced: RunningGateway;
+  const exporter = new InMemorySpanExporter();
+  beforeAll(async () => {
+    parley = await startUpstream('parley-upstream.mjs', 'http');
+    traced = await startGateway({ upstreams: { desk: { url: parley.url, era: REVISION } } });
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    // Marked directCalls: it runs around the calls the lean path serves, and keeps them on it.
+    traced.gateway.server.use(telemetry({ tracer: provider.getTracer('gateway-test') }));
+  });
+  afterAll(async () => {
+    await traced?.stop();
+    await parley?.stop();
+  });
+
+  it('keeps a 2026-07-28 call on the lean path, with a span for each round', async () => {
+    const answer: Answer = (key) => accept(key === 'boxes' ? { boxes: 2 } : { value: '2026-12-24' });
+    const { transcript, states } = await drive(traced.url, 'book', {}, answer);
+    expect(JSON.stringify(transcript.at(-1))).toContain('P-2-2026-12-24');
+    expect(states.length).toBe(2);
+    for (const state of states) expect(state.startsWith('d.')).toBe(true);
+    const spans = exporter.getFinishedSpans().filter((span) => span.name === 'tools/call book');
+    expect(spans.map((span) => [span.attributes['parley.round'], span.attributes['parley.outcome']])).toEqual(
+      [
+        [1, 'ask'],
+        [2, 'ask'],
+        [3, 'complete'],
+      ],
+    );
   });
 });

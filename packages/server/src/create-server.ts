@@ -166,9 +166,10 @@ export class ParleyServer {
    * offered each `tools/call` after every check of the endpoint, and returns `undefined` to have
    * it served as usual, or the call's outcome. Its rounds carry its own sealed state (bound as a
    * call's own is, never opened as one); a round of Parley's own never reaches it, and it may hand
-   * a call back to Parley at any round (`serve`). It is skipped while middleware is registered
-   * (`use`), so middleware sees every call; stdio and 2025 sessions never reach it. One handler at
-   * a time; `undefined` removes it.
+   * a call back to Parley at any round (`serve`). Middleware marked `directCalls` (such as
+   * `telemetry()`) runs around each call it serves, once, a hand-back included; while any other
+   * middleware is registered (`use`) it is skipped, so that middleware sees every call. Stdio and
+   * 2025 sessions never reach it. One handler at a time; `undefined` removes it.
    *
    * @example
    * server.directToolCalls((call) =>

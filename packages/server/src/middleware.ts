@@ -54,7 +54,10 @@ export interface RequestContext {
   elapsedMs(): number;
   /** The request's `_meta` (where a client puts `traceparent`), as sent. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
-  /** The official SDK's request context. */
+  /**
+   * The official SDK's request context. A call `server.directToolCalls` serves has none (the SDK
+   * does not serve it): reading it there throws. Only middleware marked `directCalls` sees such calls.
+   */
   readonly sdk: ServerContext;
   /**
    * The keys of the questions this request asked: the `inputRequests` keys of an asking round on
@@ -89,7 +92,22 @@ export interface RequestContext {
  *   console.log(c.method, c.name, `round ${c.round}`, c.outcome?.type, `${c.elapsedMs().toFixed(1)} ms`);
  * });
  */
-export type Middleware = (c: RequestContext, next: () => Promise<void>) => Promise<void> | void;
+export interface Middleware {
+  (c: RequestContext, next: () => Promise<void>): Promise<void> | void;
+  /**
+   * True for a middleware that never reads `c.sdk`: it then runs around the calls
+   * `server.directToolCalls` serves as well (where `next()` runs the direct handler and `c.sdk`
+   * throws), and those calls keep their direct path. While any middleware lacks it, the direct
+   * handler is offered no call, since middleware must see every call. `telemetry()` has it.
+   *
+   * @example
+   * server.use(Object.assign(async (c: RequestContext, next: () => Promise<void>) => {
+   *   await next();
+   *   console.log(c.name, c.outcome?.type);
+   * }, { directCalls: true }));
+   */
+  readonly directCalls?: boolean;
+}
 
 /** What the era tells the chain while a request runs (see `EraCall.observe`). */
 export interface RoundObserver {

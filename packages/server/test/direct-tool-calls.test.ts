@@ -6,7 +6,9 @@ import {
   type DirectToolCall,
   type DirectToolCalls,
   type Listening,
+  type Middleware,
   type ParleyServer,
+  type RequestContext,
 } from '@parley/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpWire, modernHeaders } from './wire/http-wire.js';
@@ -161,5 +163,173 @@ describe('server.directToolCalls', () => {
     const own = await call({ arguments: {}, requestState: 'AQ-not-a-direct-state', inputResponses: {} });
     expect(own.message.error).toMatchObject({ code: -32602 });
     expect(offered).toHaveLength(0);
+  });
+});
+
+describe('server.directToolCalls with middleware marked directCalls', () => {
+  /** What a middleware saw of each request, after `next()` returned or threw. */
+  interface Seen {
+    readonly name: string | undefined;
+    readonly firstRound: boolean;
+    readonly round: number | undefined;
+    readonly outcome: string | undefined;
+    readonly asked: readonly string[];
+    readonly answered: readonly string[];
+    readonly user: string | undefined;
+    readonly meta: unknown;
+    readonly error?: string;
+  }
+  let marked: ParleyServer;
+  let running: Listening;
+  let seen: Seen[] = [];
+  let sdkRead: string | undefined;
+  let direct: DirectToolCalls = () => undefined;
+  let toolRan = 0;
+
+  beforeAll(async () => {
+    marked = createServer({ name: 'marked', version: '1.0.0', log: () => {} });
+    marked.tool('relay', {}, () => {
+      toolRan++;
+      return 'served as usual';
+    });
+    marked.directToolCalls((call) => direct(call));
+    const watch: Middleware = async (c, next) => {
+      const record = (error?: unknown) =>
+        seen.push({
+          name: c.name,
+          firstRound: c.firstRound,
+          round: c.round,
+          outcome: c.outcome?.type,
+          asked: [...c.asked],
+          answered: c.answered.map((one) => `${one.key}:${one.action}`),
+          user: c.user?.id,
+          meta: c.meta?.['x/trace'],
+          ...(error !== undefined && { error: String(error) }),
+        });
+      try {
+        await next();
+        record();
+      } catch (error) {
+        record(error instanceof Error ? error.message : error);
+        throw error;
+      }
+    };
+    marked.use(Object.assign(watch, { directCalls: true }));
+    running = await marked.listen({ port: 0 });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  beforeEach(() => {
+    seen = [];
+    sdkRead = undefined;
+    toolRan = 0;
+    direct = () => undefined;
+  });
+  const callMarked = (params: Record<string, unknown>) =>
+    httpWire(running.url).request(
+      'tools/call',
+      { name: 'relay', ...params },
+      { capabilities: CAPABILITIES.formOnly },
+    );
+
+  it('runs around each round the handler serves: its round, questions, answers and outcome', async () => {
+    direct = (call) =>
+      Promise.resolve(
+        call.state === undefined
+          ? { inputRequests: { q: { method: 'elicitation/create', params: { mode: 'form' } } }, state: 'one' }
+          : { result: { content: [{ type: 'text', text: `direct after ${call.state}` }] } },
+      );
+    const first = await callMarked({
+      arguments: {},
+      _meta: { ...modernMeta(CAPABILITIES.formOnly), 'x/trace': 't1' },
+    });
+    const { requestState } = first.message.result as { requestState: string };
+    const second = await callMarked({
+      arguments: {},
+      requestState,
+      inputResponses: { q: { action: 'decline' } },
+    });
+    expect(second.message.result).toMatchObject({ content: [{ text: 'direct after one' }] });
+    expect(toolRan).toBe(0);
+    expect(seen).toEqual([
+      {
+        name: 'relay',
+        firstRound: true,
+        round: 1,
+        outcome: 'ask',
+        asked: ['q'],
+        answered: [],
+        user: undefined,
+        meta: 't1',
+      },
+      {
+        name: 'relay',
+        firstRound: false,
+        round: 2,
+        outcome: 'complete',
+        asked: [],
+        answered: ['q:decline'],
+        user: undefined,
+        meta: undefined,
+      },
+    ]);
+  });
+
+  it('runs once around a call the handler hands back, and sees Parley’s own answer', async () => {
+    direct = () => Promise.resolve({ serve: {} });
+    const reply = await callMarked({ arguments: {} });
+    expect(reply.message.result).toMatchObject({ content: [{ text: 'served as usual' }] });
+    expect(toolRan).toBe(1);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ outcome: 'complete', round: 1 });
+  });
+
+  it('sees the handler’s JSON-RPC error and a refused state as errors, and the client gets them unchanged', async () => {
+    direct = () => Promise.resolve({ error: { code: -32001, message: 'upstream says no' } });
+    const refused = await callMarked({ arguments: {} });
+    expect(refused.message.error).toEqual({ code: -32001, message: 'upstream says no' });
+    const forged = await callMarked({ arguments: {}, requestState: 'd.forged', inputResponses: {} });
+    expect(forged.message.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
+    expect(seen.map((one) => one.error)).toEqual(['upstream says no', 'Invalid or expired requestState']);
+  });
+
+  it('lets a middleware answer from a cache without the handler, and names the fix when one reads c.sdk', async () => {
+    const cached = createServer({ name: 'cached', version: '1.0.0', log: () => {} });
+    cached.tool('relay', {}, () => 'served as usual');
+    let offeredCalls = 0;
+    cached.directToolCalls(() => {
+      offeredCalls++;
+      return Promise.resolve({ result: { content: [] } });
+    });
+    cached.use(
+      Object.assign(
+        async (c: RequestContext, next: () => Promise<void>) => {
+          if (c.args && (c.args as { cached?: boolean }).cached) {
+            c.result = { content: [{ type: 'text', text: 'from the cache' }] };
+            return;
+          }
+          try {
+            void c.sdk;
+          } catch (error) {
+            sdkRead = (error as Error).message;
+          }
+          await next();
+        },
+        { directCalls: true },
+      ),
+    );
+    const other = await cached.listen({ port: 0 });
+    try {
+      const wire = httpWire(other.url);
+      const hit = await wire.request('tools/call', { name: 'relay', arguments: { cached: true } });
+      expect(hit.message.result).toMatchObject({ content: [{ text: 'from the cache' }] });
+      expect(offeredCalls).toBe(0);
+      await wire.request('tools/call', { name: 'relay', arguments: {} });
+      expect(offeredCalls).toBe(1);
+      expect(sdkRead).toContain('a middleware marked directCalls must not read it');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,55 +1,67 @@
+import { randomUUID } from 'node:crypto';
 import {
+  type AuthInfo,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   type JSONRPCNotification,
   type JSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  type Result,
   SERVER_INFO_META_KEY,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import { isRecord } from '@parley/core';
 import type { App } from '../app.js';
 import { isDeclared } from '../ask/kind-table.js';
 import type { DirectToolCall, DirectToolCalls } from '../direct-call-types.js';
+import { AuthorError } from '../errors.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
+import type { RoundObserver } from '../middleware.js';
+import { type ChainSubject, runChain } from '../run/middleware-chain.js';
 import { bindingBytes, DIRECT_PURPOSE } from '../state/binding.js';
 import type { Json } from '../state/round-state.js';
 import { INVALID_STATE } from '../state/state-codec.js';
+import type { Principal } from '../types.js';
 import type { ExchangeSink } from './modern-mux.js';
 
 /** What a direct call's `requestState` starts with: no state of Parley's own does (base64url has no `.`). */
 const DIRECT_PREFIX = 'd.';
 
+/** What the endpoint hands over with a call: who sent it, and where its answer goes. */
+export interface DirectEdge {
+  /** The verified caller, and the auth info it was read from. */
+  readonly principal: string | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  readonly sink: ExchangeSink;
+  readonly onAbort: (listener: () => void) => void;
+  /**
+   * Serves a request through Parley's own path, its answer to `sink`, middleware skipped (it ran
+   * around the direct call already).
+   */
+  readonly serveAsUsual: (message: JSONRPCRequest, sink: ExchangeSink) => void;
+}
+
 /** One offered call, as the endpoint hands it over. */
-interface Offered {
+interface Offered extends DirectEdge {
   readonly app: App;
   readonly handler: DirectToolCalls;
   readonly message: JSONRPCRequest;
   readonly params: Record<string, unknown>;
   readonly name: string;
-  readonly principal: string | undefined;
   /** What its state is sealed to (see `bindingBytes`), worked out when a state is opened or sealed. */
   binding(): Uint8Array;
-  readonly sink: ExchangeSink;
-  readonly onAbort: (listener: () => void) => void;
-  readonly serveAsUsual: (message: JSONRPCRequest) => void;
 }
 
 /**
  * Offers a 2026-07-28 `tools/call` to the server's direct handler. Returns false (nothing sent)
- * when the call is not for it: no handler, middleware registered (it must see every call), or a
- * `requestState` of Parley's own. A state of the handler's that does not open is refused as
- * Parley refuses its own. `serveAsUsual` serves a request through Parley's own path.
+ * when the call is not for it: no handler, a middleware registered that is not marked
+ * `directCalls` (it must see every call, and would read the SDK's context), or a `requestState` of
+ * Parley's own. A state of the handler's that does not open is refused as Parley refuses its own.
  */
-export function offerDirectCall(
-  app: App,
-  message: JSONRPCRequest,
-  principal: string | undefined,
-  sink: ExchangeSink,
-  onAbort: (listener: () => void) => void,
-  serveAsUsual: (message: JSONRPCRequest) => void,
-): boolean {
+export function offerDirectCall(app: App, message: JSONRPCRequest, edge: DirectEdge): boolean {
   const handler = app.directToolCalls;
-  if (handler === undefined || app.middleware.length > 0) return false;
+  if (handler === undefined || !app.middleware.every((one) => one.directCalls === true)) return false;
   const params = (message.params ?? {}) as Record<string, unknown>;
   const token = params.requestState;
   if (token !== undefined && !(typeof token === 'string' && token.startsWith(DIRECT_PREFIX))) return false;
@@ -57,58 +69,156 @@ export function offerDirectCall(
   if (typeof name !== 'string') return false;
   let bytes: Uint8Array | undefined;
   const binding = () => {
-    const facts = { server: app.info.name, method: 'tools/call' as const, target: name, principal };
+    const facts = {
+      server: app.info.name,
+      method: 'tools/call' as const,
+      target: name,
+      principal: edge.principal,
+    };
     bytes ??= bindingBytes({ ...facts, args: params.arguments ?? {} }, DIRECT_PURPOSE);
     return bytes;
   };
-  const offered = { app, handler, message, params, name, principal, binding, sink, onAbort, serveAsUsual };
-  void serveDirect(offered).catch((error: unknown) => {
-    app.log('error', `direct tool call: ${error instanceof Error ? error.message : String(error)}`);
-    sink.finish(rpcError(message.id, INTERNAL_ERROR, 'Internal error') as never, false);
-  });
+  const offered: Offered = { ...edge, app, handler, message, params, name, binding };
+  const served =
+    app.middleware.length === 0
+      ? directResult(offered, IGNORE_ROUNDS)
+      : runChain(new DirectSubject(offered), (observe) => directResult(offered, observe));
+  served
+    .then(
+      (result) => edge.sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false),
+      (error: unknown) => edge.sink.finish(errorAnswer(offered, error) as never, beforeDispatch(error)),
+    )
+    .catch((error: unknown) =>
+      app.log('error', `direct tool call: ${error instanceof Error ? error.message : String(error)}`),
+    );
   return true;
 }
 
-async function serveDirect(offered: Offered): Promise<void> {
-  const { app, message, params, sink } = offered;
+/**
+ * The call's result: the handler's outcome, or what Parley's own path answered when the handler
+ * handed the call back. A JSON-RPC error is thrown as a `ProtocolError`, as a call the SDK serves
+ * throws it through the middleware chain.
+ */
+async function directResult(offered: Offered, observe: RoundObserver): Promise<Result> {
+  const { app, message, params } = offered;
   const codec = await app.codec();
   let state: Json | undefined;
+  let round = 1;
   if (typeof params.requestState === 'string') {
     const opened = await codec.openJson(params.requestState.slice(DIRECT_PREFIX.length), offered.binding());
-    if (!opened.ok) {
+    const sealed = opened.ok ? opened.state : undefined;
+    if (!Array.isArray(sealed) || sealed.length !== 2 || typeof sealed[0] !== 'number') {
       const name = JSON.stringify(offered.name.slice(0, 64));
-      app.log('info', `direct tool call ${name}: requestState refused (${opened.reason})`);
-      const refusal = rpcError(message.id, INVALID_PARAMS, INVALID_STATE.message, INVALID_STATE.data);
-      return sink.finish(refusal as never, false);
+      const why = opened.ok ? 'not a direct call’s state' : opened.reason;
+      app.log('info', `direct tool call ${name}: requestState refused (${why})`);
+      throw new ProtocolError(INVALID_PARAMS, INVALID_STATE.message, INVALID_STATE.data);
     }
-    state = opened.state;
+    round = sealed[0] + 1;
+    state = sealed[1];
+    observe.round(round);
   }
   const outcome = await offered.handler(directCall(offered, state));
   // Not the handler's: served as it came (a state of the handler's then fails to open as Parley's).
-  if (outcome === undefined) return offered.serveAsUsual(message);
+  if (outcome === undefined) return servedAsUsual(offered, message);
   if ('serve' in outcome) {
     const { requestState: _state, inputResponses: _answers, ...fresh } = params;
     const meta = { ...(isRecord(params._meta) ? params._meta : {}), ...(outcome.serve.meta ?? {}) };
-    return offered.serveAsUsual({ ...message, params: { ...fresh, _meta: meta } });
+    return servedAsUsual(offered, { ...message, params: { ...fresh, _meta: meta } });
   }
   if ('error' in outcome) {
     const { code, message: text, data } = outcome.error;
-    return sink.finish(rpcError(message.id, code, text, data) as never, false);
+    throw new ProtocolError(code, text, data);
   }
   const serverInfo = { [SERVER_INFO_META_KEY]: app.info };
   if ('result' in outcome) {
     const meta = isRecord(outcome.result._meta) ? outcome.result._meta : {};
-    const result = { ...outcome.result, resultType: 'complete', _meta: { ...meta, ...serverInfo } };
-    return sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false);
+    return { ...outcome.result, resultType: 'complete', _meta: { ...meta, ...serverInfo } } as Result;
   }
-  const requestState = DIRECT_PREFIX + (await codec.sealJson(outcome.state, offered.binding()));
-  const result = {
+  const requestState = DIRECT_PREFIX + (await codec.sealJson([round, outcome.state], offered.binding()));
+  return {
     resultType: 'input_required',
     ...(outcome.inputRequests !== undefined && { inputRequests: outcome.inputRequests }),
     requestState,
     _meta: serverInfo,
-  };
-  sink.finish({ jsonrpc: '2.0', id: message.id, result } as never, false);
+  } as Result;
+}
+
+/** A JSON-RPC error Parley's own path answered, thrown with whether it came before dispatch (its HTTP status). */
+class ServedError extends ProtocolError {
+  constructor(
+    error: { readonly code: number; readonly message: string; readonly data?: unknown },
+    readonly beforeDispatch: boolean,
+  ) {
+    super(error.code, error.message, error.data);
+  }
+}
+
+/** What Parley's own path answers `message`: its notifications go to the call's response as they come. */
+function servedAsUsual(offered: Offered, message: JSONRPCRequest): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    offered.serveAsUsual(message, {
+      notify: (notification) => offered.sink.notify(notification),
+      finish: (response, beforeDispatch) =>
+        'error' in response
+          ? reject(new ServedError(response.error, beforeDispatch))
+          : resolve(response.result),
+    });
+  });
+}
+
+function beforeDispatch(error: unknown): boolean {
+  return error instanceof ServedError && error.beforeDispatch;
+}
+
+/** The JSON-RPC error a failed direct call answers; anything but a `ProtocolError` only with a reference. */
+function errorAnswer(offered: Offered, error: unknown) {
+  const { app, message } = offered;
+  if (error instanceof ProtocolError) return rpcError(message.id, error.code, error.message, error.data);
+  const reference = randomUUID().slice(0, 8);
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  app.log('error', `direct tool call failed (reference ${reference}): ${detail}`);
+  const text = `tools/call failed with an internal error (reference ${reference}); the server log has the details.`;
+  return rpcError(message.id, INTERNAL_ERROR, text);
+}
+
+const IGNORE_ROUNDS: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };
+
+/** A direct call as the middleware chain reads it: a 2026-07-28 `tools/call` the SDK does not serve. */
+class DirectSubject implements ChainSubject {
+  readonly internal = false;
+  readonly method = 'tools/call';
+  readonly era = 'modern';
+  readonly user: Principal | undefined;
+  readonly params: Record<string, unknown>;
+  readonly app: App;
+
+  constructor(offered: Offered) {
+    const { principal, authInfo } = offered;
+    this.app = offered.app;
+    this.params = offered.params;
+    this.user =
+      principal === undefined ? undefined : authInfo ? { id: principal, authInfo } : { id: principal };
+  }
+
+  get sdk(): ServerContext {
+    throw new AuthorError(
+      'c.sdk is not there for a call served by server.directToolCalls (the SDK does not serve it); a middleware marked directCalls must not read it.',
+    );
+  }
+
+  get continues(): boolean {
+    return this.params.requestState !== undefined;
+  }
+
+  get inputResponses(): Readonly<Record<string, unknown>> | undefined {
+    const answers = this.params.inputResponses;
+    return isRecord(answers) ? answers : undefined;
+  }
+
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    const meta = this.params._meta;
+    return isRecord(meta) ? meta : undefined;
+  }
 }
 
 function directCall(offered: Offered, state: Json | undefined): DirectToolCall {

@@ -42,6 +42,8 @@ const META_GETTER: TextMapGetter<Readonly<Record<string, unknown>>> = {
  *   personal data; a failure records only the error's type.
  * - The span's parent is the trace context in the request's `_meta` (`traceparent`, `tracestate`),
  *   read with the globally registered propagator (the SDK's default is W3C trace context).
+ * - It is marked `directCalls`: the calls `server.directToolCalls` serves (a gateway's lean path)
+ *   get their spans too, and keep that path.
  * - Metrics: `parley.rounds` (requests, by method and era), `parley.outcomes` (by outcome),
  *   `parley.answers` (answers by action: accept, decline, cancel), `parley.state.rejections`
  *   (sealed states refused) and the gauge `parley.pending_questions`.
@@ -74,7 +76,7 @@ export function telemetry(options: TelemetryOptions = {}): Middleware {
       if (pendingSource) gauge.observe(pendingSource());
     });
 
-  return async (c, next) => {
+  const around: Middleware = async (c, next) => {
     pendingSource ??= () => c.pendingQuestions;
     const parent = c.meta ? propagation.extract(ROOT_CONTEXT, c.meta, META_GETTER) : ROOT_CONTEXT;
     const span = tracer.startSpan(
@@ -114,6 +116,8 @@ export function telemetry(options: TelemetryOptions = {}): Middleware {
         });
     }
   };
+  // It never reads `c.sdk`: calls `server.directToolCalls` serves keep their direct path, and get their spans.
+  return Object.assign(around, { directCalls: true });
 }
 
 function startAttributes(c: RequestContext): Attributes {

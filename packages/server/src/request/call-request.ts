@@ -70,6 +70,21 @@ export class CallRequest {
     return this.unit.transport;
   }
 
+  /** Whether the request continues a 2026-07-28 call (it carries a `requestState`). */
+  get continues(): boolean {
+    return this.sdk.mcpReq.requestState<unknown>() !== undefined;
+  }
+
+  /** The 2026-07-28 answers the request carries, as sent. */
+  get inputResponses(): Readonly<Record<string, unknown>> | undefined {
+    return this.sdk.mcpReq.inputResponses;
+  }
+
+  /** The request's `_meta`, as sent (where a client puts `traceparent`). */
+  get meta(): Readonly<Record<string, unknown>> | undefined {
+    return this.sdk.mcpReq._meta;
+  }
+
   /** The 2025 session the request came on, if any. */
   get session(): string | undefined {
     return this.sdk.sessionId;

@@ -1,4 +1,5 @@
 import { isInputRequiredResult, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import type { App } from '../app.js';
 import { AuthorError } from '../errors.js';
 import type {
   AnswerAction,
@@ -8,17 +9,39 @@ import type {
   RoundObserver,
   RoundOutcome,
 } from '../middleware.js';
-import type { CallRequest } from '../request/call-request.js';
+import type { EraName } from '../request/call-request.js';
 import type { Principal } from '../types.js';
 
 /** The innermost step: serves the request and returns its result. */
 export type ChainEnd = (observer: RoundObserver) => Promise<Result>;
 
 /**
+ * What the chain reads of the request it runs around: a call the SDK serves (`CallRequest`), or a
+ * call `server.directToolCalls` serves (whose `sdk` throws: the SDK does not serve it).
+ */
+export interface ChainSubject {
+  readonly app: Pick<App, 'middleware' | 'pendingQuestions'>;
+  /** The server's own request (the era pin): middleware does not see it. */
+  readonly internal: boolean;
+  readonly method: MiddlewareMethod;
+  /** The request's params as the client sent them. */
+  readonly params: unknown;
+  readonly era: EraName;
+  readonly user: Principal | undefined;
+  readonly sdk: ServerContext;
+  /** Whether the request continues a call (it carries a `requestState`). */
+  readonly continues: boolean;
+  /** The 2026-07-28 answers it carries, as sent. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /** Its `_meta`, as sent. */
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
  * Runs `endpoint` inside `chain` (Koa/Hono-style onion: each middleware awaits `next()` once) and
  * returns the request's result.
  */
-export function runChain(request: CallRequest, endpoint: ChainEnd): Promise<Result> {
+export function runChain(request: ChainSubject, endpoint: ChainEnd): Promise<Result> {
   // The server's own requests (the era pin) skip middleware. No middleware: the endpoint's own
   // promise, with no async frame around it while a 2025 call waits on its person.
   const chain = request.internal ? NO_MIDDLEWARE : request.app.middleware;
@@ -41,13 +64,13 @@ class ChainRun implements RoundObserver {
   #answers: AnswerAction[] | undefined;
   readonly #chain: readonly Middleware[];
   readonly #endpoint: ChainEnd;
-  readonly #sdk: ServerContext;
+  readonly #request: ChainSubject;
 
-  constructor(chain: readonly Middleware[], request: CallRequest, endpoint: ChainEnd) {
+  constructor(chain: readonly Middleware[], request: ChainSubject, endpoint: ChainEnd) {
     this.#chain = chain;
     this.#endpoint = endpoint;
-    this.#sdk = request.sdk;
-    const continuation = request.sdk.mcpReq.requestState<unknown>() !== undefined;
+    this.#request = request;
+    const continuation = request.continues;
     this.roundNumber = request.era === 'handshake' || !continuation ? 1 : undefined;
     this.context = new ChainContext(request, this, !continuation);
   }
@@ -65,7 +88,7 @@ class ChainRun implements RoundObserver {
   }
 
   get answers(): AnswerAction[] {
-    this.#answers ??= actionsOf(this.#sdk.mcpReq.inputResponses);
+    this.#answers ??= actionsOf(this.#request.inputResponses);
     return this.#answers;
   }
 
@@ -119,15 +142,14 @@ class ChainContext implements RequestContext {
   readonly args: unknown;
   readonly era: 'modern' | 'handshake';
   readonly user: Principal | undefined;
-  readonly sdk: ServerContext;
   readonly firstRound: boolean;
   readonly startedAt = Date.now();
   readonly meta: Readonly<Record<string, unknown>> | undefined;
   result: Result | undefined = undefined;
   readonly #run: ChainRun;
-  readonly #request: CallRequest;
+  readonly #request: ChainSubject;
 
-  constructor(request: CallRequest, run: ChainRun, firstRound: boolean) {
+  constructor(request: ChainSubject, run: ChainRun, firstRound: boolean) {
     const {
       name,
       uri,
@@ -142,11 +164,14 @@ class ChainContext implements RequestContext {
     this.args = args ?? {};
     this.era = request.era;
     this.user = request.user;
-    this.sdk = request.sdk;
-    this.meta = request.sdk.mcpReq._meta;
+    this.meta = request.meta;
     this.firstRound = firstRound;
     this.#run = run;
     this.#request = request;
+  }
+
+  get sdk(): ServerContext {
+    return this.#request.sdk;
   }
 
   get round(): number | undefined {

@@ -405,11 +405,16 @@ export class Endpoint {
     const accept = exchange.header('accept');
     const sink = new HttpSink(respond, accept === undefined || /text\/event-stream|\*\/\*/.test(accept));
     if (message.method === 'tools/call' && this.#app.directToolCalls !== undefined) {
-      const asUsual = (served: JSONRPCRequest) =>
-        exchange.onAbort(this.#mux.exchange(served, { authInfo, caller }, sink));
-      const principal = this.#app.principalOf(authInfo);
-      if (offerDirectCall(this.#app, message, principal, sink, (abort) => exchange.onAbort(abort), asUsual))
-        return;
+      const offered = offerDirectCall(this.#app, message, {
+        principal: this.#app.principalOf(authInfo),
+        authInfo,
+        sink,
+        onAbort: (abort) => exchange.onAbort(abort),
+        // Internal: the middleware chain ran around the direct call already.
+        serveAsUsual: (served, to) =>
+          exchange.onAbort(this.#mux.exchange(served, { authInfo, caller }, to, true)),
+      });
+      if (offered) return;
     }
     exchange.onAbort(this.#mux.exchange(message, { authInfo, caller }, sink));
   }
