@@ -67,6 +67,9 @@ describe('the gateway server’s configuration', () => {
     expect(gatewayOptionsFromEnv({ BENCH_UPSTREAM_URL: 'http://x/mcp' })).toEqual({
       upstreamUrl: 'http://x/mcp',
       era: '2026-07-28',
+      telemetry: false,
     });
+    const traced = { BENCH_UPSTREAM_URL: 'http://x/mcp', BENCH_GATEWAY_TELEMETRY: '1' };
+    expect(gatewayOptionsFromEnv(traced).telemetry).toBe(true);
   });
 });
