@@ -305,7 +305,8 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
     cached.use(
       Object.assign(
         async (c: RequestContext, next: () => Promise<void>) => {
-          if (c.args && (c.args as { cached?: boolean }).cached) {
+          if ((c.args as { readSdk?: boolean }).readSdk) void c.sdk;
+          if ((c.args as { cached?: boolean }).cached) {
             c.result = { content: [{ type: 'text', text: 'from the cache' }] };
             return;
           }
@@ -328,6 +329,10 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
       await wire.request('tools/call', { name: 'relay', arguments: {} });
       expect(offeredCalls).toBe(1);
       expect(sdkRead).toContain('a middleware marked directCalls must not read it');
+      // Unguarded, the author's mistake reaches the caller with its fix (and the log), not as a crash.
+      const misread = await wire.request('tools/call', { name: 'relay', arguments: { readSdk: true } });
+      expect(misread.message.error).toMatchObject({ code: -32603 });
+      expect(misread.message.error?.message).toContain('a middleware marked directCalls must not read it');
     } finally {
       await other.close();
     }

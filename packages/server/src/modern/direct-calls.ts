@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AuthInfo,
   CLIENT_CAPABILITIES_META_KEY,
@@ -18,6 +17,7 @@ import type { DirectToolCall, DirectToolCalls } from '../direct-call-types.js';
 import { AuthorError } from '../errors.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 import type { RoundObserver } from '../middleware.js';
+import { report } from '../run/failure-report.js';
 import { type ChainSubject, runChain } from '../run/middleware-chain.js';
 import { bindingBytes, DIRECT_PURPOSE } from '../state/binding.js';
 import type { Json } from '../state/round-state.js';
@@ -170,15 +170,15 @@ function beforeDispatch(error: unknown): boolean {
   return error instanceof ServedError && error.beforeDispatch;
 }
 
-/** The JSON-RPC error a failed direct call answers; anything but a `ProtocolError` only with a reference. */
+/** The JSON-RPC error a failed direct call answers, by the one error policy of every call (`report`). */
 function errorAnswer(offered: Offered, error: unknown) {
   const { app, message } = offered;
   if (error instanceof ProtocolError) return rpcError(message.id, error.code, error.message, error.data);
-  const reference = randomUUID().slice(0, 8);
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  app.log('error', `direct tool call failed (reference ${reference}): ${detail}`);
-  const text = `tools/call failed with an internal error (reference ${reference}); the server log has the details.`;
-  return rpcError(message.id, INTERNAL_ERROR, text);
+  return rpcError(
+    message.id,
+    INTERNAL_ERROR,
+    report(app, error, `tools/call ${JSON.stringify(offered.name.slice(0, 64))}`),
+  );
 }
 
 const IGNORE_ROUNDS: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };

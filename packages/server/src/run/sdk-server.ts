@@ -11,12 +11,13 @@ import {
 import type { App } from '../app.js';
 import { isCreateTaskResult, type TaskCall } from '../eras/era.js';
 import { isParkedOutcome } from '../eras/parked.js';
-import { AuthorError, CallCancelledError, CallEndingError } from '../errors.js';
+import { AuthorError, CallEndingError } from '../errors.js';
 import { isInputRequired } from '../input-required.js';
 import type { MiddlewareMethod, RoundObserver } from '../middleware.js';
 import { type Arrival, CallRequest, type ServingUnit } from '../request/call-request.js';
 import { TASKS_EXTENSION } from '../tasks/task-requests.js';
 import { complete } from './completions.js';
+import { report } from './failure-report.js';
 import { runChain } from './middleware-chain.js';
 import { runCall } from './run-call.js';
 import { followChanges } from './session-changes.js';
@@ -236,23 +237,4 @@ function settled<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-/**
- * The one error policy for every call: what a CallEndingError says reaches the caller (and the log
- * too when it is the author's mistake); anything else reaches the caller only as an internal error
- * with a reference, its details in the log.
- */
-function report(app: App, error: unknown, what: string): string {
-  if (error instanceof CallEndingError) {
-    if (error.authorBug) app.log('error', `${what}: ${error.message}`);
-    // A cancellation is the client's choice (or its connection going), not a fault: info, with why.
-    else if (error instanceof CallCancelledError)
-      app.log('info', `${what} was cancelled while a question waited: ${error.reason}`);
-    return error.message;
-  }
-  const reference = crypto.randomUUID().slice(0, 8);
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  app.log('error', `${what} failed (reference ${reference}): ${detail}`);
-  return `${what} failed with an internal error (reference ${reference}); the server log has the details.`;
 }
