@@ -1,4 +1,4 @@
-import type { Logger } from '@parley/server';
+import type { Logger } from '../log.js';
 
 /** At most one line per this many milliseconds, however many messages are dropped. */
 const EVERY_MS = 5_000;
