@@ -1,5 +1,11 @@
 import { hkdfSync } from 'node:crypto';
-import { type AeadBackend, KeyRing, type SealSecret, webCryptoAead } from '@parley/core/seal';
+import {
+  type AeadBackend,
+  KeyRing,
+  type KeyRingOptions,
+  type SealSecret,
+  webCryptoAead,
+} from '@parley/core/seal';
 
 const TOKEN = /^[A-Za-z0-9_-]+$/;
 const VERSION = /^[a-z][a-z0-9]{0,15}$/;
@@ -166,18 +172,20 @@ export class BusSeal<M extends BusHeader> {
  * A key ring of keys of their own derived from the fleet's (`secrets`, checked as sealed state
  * checks them, with the same errors): for each, HKDF-SHA-256 with `salt` and `<use>:<key id>` as
  * info, under the same id, in the same order (so rotation works as it does for the state's).
+ * `aead`: how it seals (default WebCrypto, off the event loop, for messages up to megabytes).
  */
 export async function deriveKeyRing(
   secrets: readonly SealSecret[],
   salt: string,
   use: string,
+  aead: KeyRingOptions['backend'] = backend,
 ): Promise<KeyRing> {
   await KeyRing.create(secrets);
   const derived = secrets.map(({ id, secret }) => ({
     id,
     secret: new Uint8Array(hkdfSync('sha256', bytesOf(secret), encoder.encode(salt), `${use}:${id}`, 32)),
   }));
-  return KeyRing.create(derived, { backend });
+  return KeyRing.create(derived, { backend: aead });
 }
 
 /** A key ring secret's bytes (checked already by `KeyRing.create`: base64 or base64url text, or bytes). */

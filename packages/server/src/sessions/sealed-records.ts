@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KeyRing, SealSecret } from '@parley/core/seal';
 import { deriveKeyRing, REPLICA_ID } from '../fleet-bus/bus-seal.js';
+import { nodeAead } from '../state/node-aead.js';
 import type { SessionRecord } from './session-router.js';
 
 const VERSION = 'sr1';
@@ -30,7 +31,8 @@ export class SealedRecords {
   }
 
   static async create(secrets: readonly SealSecret[], prefix: string): Promise<SealedRecords> {
-    return new SealedRecords(await deriveKeyRing(secrets, SALT, 'record-key'), prefix);
+    // node:crypto: a record is small, and sealed at once, before the session's next request can come.
+    return new SealedRecords(await deriveKeyRing(secrets, SALT, 'record-key', nodeAead), prefix);
   }
 
   /** The Redis key of a session's record. */
