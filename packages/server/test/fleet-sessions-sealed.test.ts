@@ -51,7 +51,7 @@ async function startReplica(name: string, keys: string): Promise<Replica> {
 
 /** A 2025-era SDK client whose `initialize` goes to `owner` and every later request to `other`. */
 async function connectAcross(owner: Replica, other: Replica) {
-  const fetchAcross = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const fetchAcross = (_input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const session = new Headers(init?.headers).has('mcp-session-id');
     return fetch((session ? other : owner).listening.url, init);
   };
