@@ -3,10 +3,12 @@
 // passwords for alice spread over two replicas lock her name out on both. Two real Brightgrid
 // processes on one database and one real redis-server; without Redis, the same five leave each
 // replica counting only its own.
+import { randomBytes } from 'node:crypto';
 import { startRedis } from '@parley/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrightgridProcess, freshDataDir, startBrightgridProcess } from './processes.js';
 
+const FLEET_KEYS = `k1:${randomBytes(32).toString('base64')}`;
 let redis: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {
   redis = await startRedis();
@@ -41,7 +43,8 @@ describe.each([
     const dataDir = freshDataDir();
     const env = (name: string): Record<string, string> => ({
       BRIGHTGRID_REPLICA: name,
-      ...(shared && { REDIS_URL: redis.url }),
+      // Replicas sharing Redis share a key ring too: they seal what they pass each other with it.
+      ...(shared && { REDIS_URL: redis.url, PARLEY_STATE_KEYS: FLEET_KEYS }),
     });
     // One after the other: the first creates and seeds the shared database.
     replicas = [await startBrightgridProcess(dataDir, env('r1'))];

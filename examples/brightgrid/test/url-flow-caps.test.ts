@@ -2,6 +2,7 @@
 // 900 KB clientInfo.name held 161 MB for 30 minutes, in the memory store and in Redis alike, and
 // nothing capped the pending flows of one user. Now names are cut to 80 characters, flow data is
 // capped at 4 KB and a user has at most 10 pending flows, in both stores.
+import { randomBytes } from 'node:crypto';
 import { residentMiB, startRedis } from '@parley/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +73,13 @@ async function signIn(brightgrid: BrightgridProcess, user: string): Promise<stri
 
 describe.each([
   ['the memory store', (): Record<string, string> => ({})],
-  ['Redis', (): Record<string, string> => ({ REDIS_URL: redis.url })],
+  [
+    'Redis',
+    (): Record<string, string> => ({
+      REDIS_URL: redis.url,
+      PARLEY_STATE_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    }),
+  ],
 ])('URL flows in %s', (_name, env) => {
   let brightgrid: BrightgridProcess;
   beforeAll(async () => {

@@ -296,12 +296,21 @@ export class App {
     return this.#ring?.ephemeral ?? true;
   }
 
+  /**
+   * The key ring this server was given (`state.keys`, else `PARLEY_STATE_KEYS`), sealing key first;
+   * `undefined` when it has none (states are then sealed with a random key of this process).
+   */
+  sharedStateKeys(): readonly SealSecret[] | undefined {
+    const configured = this.#options.state?.keys ?? process.env.PARLEY_STATE_KEYS;
+    const secrets = typeof configured === 'string' ? KeyRing.parse(configured) : configured;
+    return secrets && secrets.length > 0 ? secrets : undefined;
+  }
+
   async #buildCodec(): Promise<StateCodec> {
     const state = this.#options.state ?? {};
-    const configured = state.keys ?? process.env.PARLEY_STATE_KEYS;
-    const secrets = typeof configured === 'string' ? KeyRing.parse(configured) : configured;
+    const secrets = this.sharedStateKeys();
     this.#ring =
-      secrets && secrets.length > 0
+      secrets !== undefined
         ? await KeyRing.create(secrets, { backend: nodeAead })
         : await KeyRing.ephemeral({ backend: nodeAead });
     return new StateCodec(this.#ring, {

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { SETTLE_TIMEOUT_MS, startRedis } from '@parley/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyRing, newSecret } from './wire/fixture-env.js';
 import { textOf } from './wire/handshake-client.js';
 import { type HttpFixture, startHttpFixture } from './wire/http-fixture.js';
 
@@ -74,7 +75,13 @@ describe('2025-era sessions across replicas sharing Redis', () => {
     await redis?.stop();
   });
   const startReplicas = async () => {
-    const env = (name: string) => ({ PARLEY_FIXTURE_SESSIONS: redis.url, PARLEY_FIXTURE_REPLICA: name });
+    // One key ring for the fleet: the replicas seal what they pass each other with it.
+    const keys = keyRing(['k1', newSecret()]);
+    const env = (name: string) => ({
+      PARLEY_FIXTURE_SESSIONS: redis.url,
+      PARLEY_FIXTURE_REPLICA: name,
+      PARLEY_STATE_KEYS: keys,
+    });
     replicas = await Promise.all([startHttpFixture(env('a')), startHttpFixture(env('b'))]);
     return replicas;
   };

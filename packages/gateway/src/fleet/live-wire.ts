@@ -1,4 +1,5 @@
 import { isRecord } from '@parley/core';
+import { MESSAGE_ID, REPLICA_ID } from '@parley/server/redis';
 import type { Resume } from '../held/live-calls.js';
 import type { Owner } from '../leg/host-facts.js';
 import type { Step, UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
@@ -8,7 +9,7 @@ import type { Step, UpstreamAnswer, UpstreamRequest } from '../leg/step.js';
  * that holds it. Each replica listens on its own channel; a resume (or a cancel) goes to the
  * replica its handle names, and what comes of it (the call's progress and logs meanwhile, then the
  * step) comes back on the sender's channel, under the resume's id. Each travels sealed
- * (`bus-seal.ts`); what opens is checked here once more: a peer may be buggy.
+ * (`live-bus.ts`); what opens is checked here once more: a peer may be buggy.
  */
 export type LiveMessage =
   | {
@@ -78,10 +79,9 @@ export type WireError =
 /** A message read from the bus, or why it was dropped (never its text: it is not ours to log). */
 export type Received = { readonly message: LiveMessage } | { readonly dropped: string };
 
-/** A replica id: its name, a dash and a random part (no dots: a handle is `<replica>.<secret>`). */
-export const REPLICA_ID = /^[A-Za-z0-9_-]{1,100}$/;
-/** A message id (a resume's names its notes and reply too). */
-export const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+// A replica id has no dots (a handle is `<replica>.<secret>`); a resume's id names its notes and reply too.
+export { MESSAGE_ID, REPLICA_ID };
+
 const HANDLE = /^[A-Za-z0-9_-]{1,100}\.[A-Za-z0-9_-]{16,128}$/;
 const KEY = /^[\w.-]{1,64}$/;
 /** The protocol revision a held call's session speaks, e.g. `2025-11-25`. */

@@ -55,7 +55,11 @@ export async function openGatewayFleet(
     keys: fleet.stateKeys,
     ...(log && { log }),
   });
-  const sessions = new RedisSessionRouter(redis, { name: fleet.replica });
+  const sessions = new RedisSessionRouter(redis, {
+    name: fleet.replica,
+    keys: fleet.stateKeys,
+    ...(log && { log }),
+  });
   const close = async () => {
     await router.close();
     await sessions.close();

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { KeyRing, type SealSecret } from '@parley/core';
 import { type Logger, stderrLogger } from '@parley/server';
-import { requireRedisClient } from '@parley/server/redis';
+import {
+  type BusHeader,
+  type BusSeal,
+  DropLog,
+  requireRedisClient,
+  SeenMessages,
+} from '@parley/server/redis';
 import type { Redis } from 'ioredis';
 import { type LiveCallRouter, ParkedCallError, type Resume } from '../held/live-calls.js';
 import type { LiveListeners, Owner } from '../leg/host-facts.js';
 import { MAX_RESULT_BYTES } from '../leg/limits.js';
 import type { Step, Via } from '../leg/step.js';
-import { type BusHeader, BusSeal } from './bus-seal.js';
-import { DropLog } from './drop-log.js';
+import { liveBusSeal } from './live-bus.js';
 import {
   CANCEL_TTL_MS,
   type LiveMessage,
@@ -20,7 +25,6 @@ import {
   resumeOnWire,
 } from './live-wire.js';
 import { fromWireError, toWireError } from './resume-errors.js';
-import { SeenMessages } from './seen-messages.js';
 
 /** How a `RedisLiveCallRouter` names this replica, where it talks, and how long it waits. */
 export interface RedisLiveCallRouterOptions {
@@ -120,8 +124,8 @@ export class RedisLiveCallRouter implements LiveCallRouter {
   readonly #drops: DropLog;
   readonly #outgoing = new Map<string, Outgoing>();
   readonly #seen = new SeenMessages(MAX_SEEN);
-  readonly #sealing: Promise<BusSeal>;
-  #seal: BusSeal | undefined;
+  readonly #sealing: Promise<BusSeal<LiveMessage>>;
+  #seal: BusSeal<LiveMessage> | undefined;
   #serve: ((request: Resume, listeners: LiveListeners) => Promise<Step>) | undefined;
   #drop: ((handle: string, owner: Owner) => void) | undefined;
   /** Messages read, opened one at a time in the order they came (a call's notes before its step). */
@@ -152,7 +156,7 @@ export class RedisLiveCallRouter implements LiveCallRouter {
       throw new TypeError(
         "RedisLiveCallRouter seals its messages with the key ring the fleet shares: pass { keys } (the replicas' fleet.stateKeys) or set PARLEY_STATE_KEYS, the same on every replica.",
       );
-    this.#sealing = BusSeal.create(secrets);
+    this.#sealing = liveBusSeal(secrets);
     this.#sealing.catch(() => {}); // reported by ready()
     this.#checkMs = options.checkMs ?? 1_000;
     this.#maxChars = options.maxMessageChars ?? MAX_RESULT_BYTES + 64 * 1024;

@@ -222,6 +222,8 @@ export class Endpoint {
       serve: (request) => this.#fetch(request, false),
       sessions: () => this.#legacy.records(),
       idleMs: this.#legacy.idleMs,
+      stateKeys: app.sharedStateKeys(),
+      log: app.log,
     });
   }
 

@@ -1,3 +1,6 @@
+import type { SealSecret } from '@parley/core/seal';
+import type { Logger } from '../log.js';
+
 /**
  * What a fleet needs to serve a 2025-era session from any replica: the session lives in the one
  * process whose handler is suspended on the client's answer, so a request for it that reaches
@@ -60,4 +63,13 @@ export interface SessionHost {
   sessions(): Omit<SessionRecord, 'owner'>[];
   /** How long a session may sit idle before it is closed, in ms. */
   readonly idleMs: number;
+  /**
+   * The key ring the server seals `requestState` with, when it was given one (`state.keys` or
+   * `PARLEY_STATE_KEYS`, the same on every replica of a fleet); `undefined` when it seals with a
+   * random key of this process only. A router seals what it passes between replicas with keys
+   * derived from it.
+   */
+  readonly stateKeys?: readonly SealSecret[];
+  /** The server's logger. */
+  readonly log?: Logger;
 }

@@ -1,8 +1,9 @@
 import { KeyRing } from '@parley/core';
+import type { BusSeal } from '@parley/server/redis';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BusSeal } from './bus-seal.js';
-import { resumeOnWire } from './live-wire.js';
+import { liveBusSeal } from './live-bus.js';
+import { type LiveMessage, resumeOnWire } from './live-wire.js';
 
 const secret = (fill: number) => Buffer.alloc(32, fill).toString('base64');
 const CHANNEL = 'parley:gateway:live:gw1-1';
@@ -13,8 +14,8 @@ const header = { t: 'resume', id: 'm1', from: 'gw2-1' };
 const body = () => ({ until: Date.now() + 10_000, resume: resumeOnWire(resume) });
 
 const ring = (...keys: [string, number][]) =>
-  BusSeal.create(keys.map(([id, fill]) => ({ id, secret: secret(fill) })));
-const droppedBy = async (seal: BusSeal, text: string, channel = CHANNEL, max = 1e6) => {
+  liveBusSeal(keys.map(([id, fill]) => ({ id, secret: secret(fill) })));
+const droppedBy = async (seal: BusSeal<LiveMessage>, text: string, channel = CHANNEL, max = 1e6) => {
   const read = await seal.open(channel, text, max);
   return 'dropped' in read ? read.dropped : undefined;
 };
@@ -148,7 +149,7 @@ describe('the seal on the gateway fleet bus', () => {
   });
 
   it('refuses a key ring that cannot be used, as sealed state does', async () => {
-    await expect(BusSeal.create([{ id: 'k1', secret: 'c2hvcnQ=' }])).rejects.toThrow(/shorter than 32 bytes/);
-    await expect(BusSeal.create([])).rejects.toThrow(/at least one key/);
+    await expect(liveBusSeal([{ id: 'k1', secret: 'c2hvcnQ=' }])).rejects.toThrow(/shorter than 32 bytes/);
+    await expect(liveBusSeal([])).rejects.toThrow(/at least one key/);
   });
 });

@@ -1,4 +1,4 @@
-import type { Logger } from '@parley/server';
+import type { Logger } from '../log.js';
 
 /** At most one line per this many milliseconds, however many messages are dropped. */
 const EVERY_MS = 5_000;
@@ -15,6 +15,7 @@ export class DropLog {
   #since = 0;
   #count = 0;
 
+  /** `where`: the bus, as the log line names it (e.g. `session bus`). */
   constructor(log: Logger, where: string) {
     this.#log = log;
     this.#where = where;
@@ -25,6 +26,7 @@ export class DropLog {
     return this.#count;
   }
 
+  /** Counts a dropped message and reports `reason` (why, never what it said) unless a line went out in the last 5 s. */
   drop(level: 'info' | 'warn', reason: string): void {
     this.#count++;
     const now = Date.now();

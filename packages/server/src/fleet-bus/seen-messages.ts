@@ -11,6 +11,7 @@ export class SeenMessages {
   readonly #max: number;
   #sweptAt = Number.NEGATIVE_INFINITY;
 
+  /** `max`: the most ids kept at once. */
   constructor(max: number) {
     this.#max = max;
   }
