@@ -27,9 +27,19 @@ const replicas: Replica[] = [];
 const clients: Client[] = [];
 const raw: Redis[] = [];
 
-async function startReplica(name: string, keys: string): Promise<Replica> {
+/** A router whose Redis is slow to record a session opened here (as under load, or far away). */
+class SlowRecordingRouter extends RedisSessionRouter {
+  override async opened(...args: Parameters<RedisSessionRouter['opened']>): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return super.opened(...args);
+  }
+}
+
+async function startReplica(name: string, keys: string, slowRecords = false): Promise<Replica> {
   const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  const router = new RedisSessionRouter(client, { name });
+  const router = slowRecords
+    ? new SlowRecordingRouter(client, { name })
+    : new RedisSessionRouter(client, { name });
   const logs: string[] = [];
   const ticks = { count: 0 };
   const server = createServer({
@@ -201,6 +211,15 @@ describe('2025-era sessions across replicas, sealed on Redis', () => {
     // The session goes on: the next call through the other replica is served once.
     expect((await across.call('tick')).text).toBe('tick 2');
     expect(a!.ticks.count).toBe(2);
+  });
+
+  it('records a session before its initialize is answered, so the next request finds it on another replica', async () => {
+    const keys = `k1:${secret()}`;
+    const [a, b] = [await startReplica('a', keys, true), await startReplica('b', keys)];
+    // notifications/initialized goes to b at once: a 404 there (the record not written yet) fails the connect.
+    const across = await connectAcross(a!, b!);
+    expect((await across.call('tick')).text).toBe('tick 1');
+    expect(a!.ticks.count).toBe(1);
   });
 
   it('a replay is refused as a copy, and the reason it was dropped is logged', async () => {

@@ -231,15 +231,24 @@ export class LegacySessions {
       this.#drop(id);
       throw error;
     }
+    // One the SDK accepts is made known to the fleet before its answer goes out, so the client's
+    // next request (`notifications/initialized`, sent at once) finds it on whichever replica it reaches.
+    const router = this.#options.router;
+    let unrecorded: unknown;
+    if (router)
+      transport.beforeInitializeAnswer = async () => {
+        if (this.#sessions.get(id) !== session) return;
+        session.routed = true;
+        await router.opened(this.#record(session)).catch((error: unknown) => {
+          unrecorded = error;
+        });
+      };
     transport.post(exchange, respond, body.parsed, authInfo);
-    // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session;
-    // one the SDK accepted is made known to the fleet.
+    // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session.
     if (!transport.initializing && this.#sessions.get(id) === session) this.#drop(id);
     else if (!(await transport.initialized)) this.#drop(id);
-    else if (this.#options.router && this.#sessions.get(id) === session) {
-      session.routed = true;
-      await this.#options.router.opened(this.#record(session));
-    }
+    // The session serves here; other replicas cannot pass it on (the client starts again there).
+    if (unrecorded !== undefined) throw unrecorded;
   }
 
   /** A session, counted from now: its SDK server and its transport, which drops it when it closes. */

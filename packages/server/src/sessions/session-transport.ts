@@ -110,6 +110,12 @@ export class SessionTransport implements Transport {
   readonly initialized = new Promise<boolean>((resolve) => {
     this.#settleInitialized = resolve;
   });
+  /**
+   * Runs before the answer that accepts this session's `initialize` goes out: the fleet's router
+   * records the session then, so the client's next request finds it on any replica. Its failure
+   * does not hold the answer back.
+   */
+  beforeInitializeAnswer: (() => Promise<void>) | undefined;
   #closed = false;
   #nextStream = 0;
   #closeStandalone: (() => void) | undefined;
@@ -288,6 +294,16 @@ export class SessionTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const isResponse = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     const requestId = isResponse ? message.id : options?.relatedRequestId;
+    const hold = this.beforeInitializeAnswer;
+    if (
+      hold &&
+      requestId !== undefined &&
+      requestId === this.#initializeId &&
+      isJSONRPCResultResponse(message)
+    ) {
+      this.beforeInitializeAnswer = undefined;
+      await hold().catch(() => {});
+    }
     const data = JSON.stringify(message);
     if (requestId === undefined) {
       const eventId = this.events.store(STANDALONE, data);
