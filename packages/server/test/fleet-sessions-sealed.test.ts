@@ -35,11 +35,26 @@ class SlowRecordingRouter extends RedisSessionRouter {
   }
 }
 
-async function startReplica(name: string, keys: string, slowRecords = false): Promise<Replica> {
+/** A router whose record of a session opened here never comes (its Redis hangs). */
+class HangingRecordRouter extends RedisSessionRouter {
+  override opened(): Promise<void> {
+    return new Promise(() => {});
+  }
+}
+
+async function startReplica(
+  name: string,
+  keys: string,
+  records: 'prompt' | 'slow' | 'hanging' = 'prompt',
+): Promise<Replica> {
   const client = new Redis(redis.url, { maxRetriesPerRequest: 1 });
-  const router = slowRecords
-    ? new SlowRecordingRouter(client, { name })
-    : new RedisSessionRouter(client, { name });
+  const Router =
+    records === 'slow'
+      ? SlowRecordingRouter
+      : records === 'hanging'
+        ? HangingRecordRouter
+        : RedisSessionRouter;
+  const router = new Router(client, { name });
   const logs: string[] = [];
   const ticks = { count: 0 };
   const server = createServer({
@@ -215,11 +230,17 @@ describe('2025-era sessions across replicas, sealed on Redis', () => {
 
   it('records a session before its initialize is answered, so the next request finds it on another replica', async () => {
     const keys = `k1:${secret()}`;
-    const [a, b] = [await startReplica('a', keys, true), await startReplica('b', keys)];
+    const [a, b] = [await startReplica('a', keys, 'slow'), await startReplica('b', keys)];
     // notifications/initialized goes to b at once: a 404 there (the record not written yet) fails the connect.
     const across = await connectAcross(a!, b!);
     expect((await across.call('tick')).text).toBe('tick 1');
     expect(a!.ticks.count).toBe(1);
+  });
+
+  it('answers an initialize after a second when the record hangs, and serves the session where it is', async () => {
+    const a = await startReplica('a', `k1:${secret()}`, 'hanging');
+    const here = await connectAcross(a, a);
+    expect((await here.call('tick')).text).toBe('tick 1');
   });
 
   it('a replay is refused as a copy, and the reason it was dropped is logged', async () => {

@@ -233,22 +233,25 @@ export class LegacySessions {
     }
     // One the SDK accepts is made known to the fleet before its answer goes out, so the client's
     // next request (`notifications/initialized`, sent at once) finds it on whichever replica it reaches.
+    // A Redis that is down does not hold the answer longer than RECORD_WAIT_MS.
     const router = this.#options.router;
-    let unrecorded: unknown;
+    let recording: Promise<void> | undefined;
     if (router)
-      transport.beforeInitializeAnswer = async () => {
-        if (this.#sessions.get(id) !== session) return;
+      transport.beforeInitializeAnswer = () => {
+        if (this.#sessions.get(id) !== session) return Promise.resolve();
         session.routed = true;
-        await router.opened(this.#record(session)).catch((error: unknown) => {
-          unrecorded = error;
-        });
+        recording = router.opened(this.#record(session));
+        // Its failure is thrown below when it comes in time; a later one is the router's to report.
+        recording.catch(() => {});
+        return within(recording, RECORD_WAIT_MS);
       };
     transport.post(exchange, respond, body.parsed, authInfo);
     // An initialize the transport refused (406, a batch ...) or the SDK refused ends the session.
     if (!transport.initializing && this.#sessions.get(id) === session) this.#drop(id);
     else if (!(await transport.initialized)) this.#drop(id);
-    // The session serves here; other replicas cannot pass it on (the client starts again there).
-    if (unrecorded !== undefined) throw unrecorded;
+    // A record that failed: the session serves here, other replicas cannot pass it on (the client
+    // starts again there); the failure is the caller's to log. One that hangs holds nothing here.
+    if (recording) await within(recording, RECORD_WAIT_MS);
   }
 
   /** A session, counted from now: its SDK server and its transport, which drops it when it closes. */
@@ -337,4 +340,16 @@ export class LegacySessions {
       else session.transport.events.prune();
     }
   }
+}
+
+/** How long an `initialize` answer waits for the fleet's router to record its session. */
+const RECORD_WAIT_MS = 1_000;
+
+/** Settles as `promise` does, or after `ms` (resolved), whichever is first. */
+function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
