@@ -192,6 +192,7 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
       toolRan++;
       return 'served as usual';
     });
+    marked.tool('hang', {}, () => new Promise<string>(() => {}));
     marked.directToolCalls((call) => direct(call));
     const watch: Middleware = async (c, next) => {
       const record = (error?: unknown) =>
@@ -283,6 +284,27 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
     expect(toolRan).toBe(1);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({ outcome: 'complete', round: 1 });
+  });
+
+  it('ends the chain around a handed-back call its client left', async () => {
+    direct = () => Promise.resolve({ serve: {} });
+    const message = {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'hang', arguments: {}, _meta: modernMeta(CAPABILITIES.formOnly) },
+    };
+    const leaving = new AbortController();
+    const sent = fetch(running.url, {
+      method: 'POST',
+      headers: modernHeaders(message),
+      body: JSON.stringify(message),
+      signal: leaving.signal,
+    }).catch(() => 'left');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    leaving.abort();
+    expect(await sent).toBe('left');
+    await expect.poll(() => seen.map((one) => one.error)).toEqual([expect.stringContaining('was cancelled')]);
   });
 
   it('sees the handler’s JSON-RPC error and a refused state as errors, and the client gets them unchanged', async () => {

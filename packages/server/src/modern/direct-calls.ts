@@ -14,7 +14,7 @@ import { isRecord } from '@parley/core';
 import type { App } from '../app.js';
 import { isDeclared } from '../ask/kind-table.js';
 import type { DirectToolCall, DirectToolCalls } from '../direct-call-types.js';
-import { AuthorError } from '../errors.js';
+import { AuthorError, CallCancelledError } from '../errors.js';
 import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 import type { RoundObserver } from '../middleware.js';
 import { report } from '../run/failure-report.js';
@@ -156,6 +156,8 @@ class ServedError extends ProtocolError {
 /** What Parley's own path answers `message`: its notifications go to the call's response as they come. */
 function servedAsUsual(offered: Offered, message: JSONRPCRequest): Promise<Result> {
   return new Promise((resolve, reject) => {
+    // Parley's path ends a call its client left without an answer: the chain around it ends here.
+    offered.onAbort(() => reject(new CallCancelledError('the client went away')));
     offered.serveAsUsual(message, {
       notify: (notification) => offered.sink.notify(notification),
       finish: (response, beforeDispatch) =>
