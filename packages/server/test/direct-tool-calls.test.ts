@@ -307,6 +307,16 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
     await expect.poll(() => seen.map((one) => one.error)).toEqual([expect.stringContaining('was cancelled')]);
   });
 
+  it('answers a handler that fails as a tool that fails: an error result with a reference, nothing of the error', async () => {
+    direct = () => Promise.reject(new Error('connect failed: password=hunter2'));
+    const reply = await callMarked({ arguments: {} });
+    expect(reply.message.result).toMatchObject({ isError: true, resultType: 'complete' });
+    const text = JSON.stringify(reply.message.result);
+    expect(text).toMatch(/failed with an internal error \(reference [0-9a-f]{8}\)/);
+    expect(text).not.toContain('hunter2');
+    expect(seen.map((one) => one.error)).toEqual(['connect failed: password=hunter2']);
+  });
+
   it('sees the handler’s JSON-RPC error and a refused state as errors, and the client gets them unchanged', async () => {
     direct = () => Promise.resolve({ error: { code: -32001, message: 'upstream says no' } });
     const refused = await callMarked({ arguments: {} });
@@ -353,8 +363,11 @@ describe('server.directToolCalls with middleware marked directCalls', () => {
       expect(sdkRead).toContain('a middleware marked directCalls must not read it');
       // Unguarded, the author's mistake reaches the caller with its fix (and the log), not as a crash.
       const misread = await wire.request('tools/call', { name: 'relay', arguments: { readSdk: true } });
-      expect(misread.message.error).toMatchObject({ code: -32603 });
-      expect(misread.message.error?.message).toContain('a middleware marked directCalls must not read it');
+      // As any tool's failure is answered: an error result the caller (and its model) reads.
+      expect(misread.message.result).toMatchObject({ isError: true, resultType: 'complete' });
+      expect(JSON.stringify(misread.message.result)).toContain(
+        'a middleware marked directCalls must not read it',
+      );
     } finally {
       await other.close();
     }

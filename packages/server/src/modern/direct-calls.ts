@@ -15,10 +15,11 @@ import type { App } from '../app.js';
 import { isDeclared } from '../ask/kind-table.js';
 import type { DirectToolCall, DirectToolCalls } from '../direct-call-types.js';
 import { AuthorError, CallCancelledError } from '../errors.js';
-import { INTERNAL_ERROR, INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
+import { INVALID_PARAMS, rpcError } from '../http/rpc-error.js';
 import type { RoundObserver } from '../middleware.js';
 import { report } from '../run/failure-report.js';
 import { type ChainSubject, runChain } from '../run/middleware-chain.js';
+import { failedToolResult } from '../run/results.js';
 import { bindingBytes, DIRECT_PURPOSE } from '../state/binding.js';
 import type { Json } from '../state/round-state.js';
 import { INVALID_STATE } from '../state/state-codec.js';
@@ -129,17 +130,13 @@ async function directResult(offered: Offered, observe: RoundObserver): Promise<R
     const { code, message: text, data } = outcome.error;
     throw new ProtocolError(code, text, data);
   }
-  const serverInfo = { [SERVER_INFO_META_KEY]: app.info };
-  if ('result' in outcome) {
-    const meta = isRecord(outcome.result._meta) ? outcome.result._meta : {};
-    return { ...outcome.result, resultType: 'complete', _meta: { ...meta, ...serverInfo } } as Result;
-  }
+  if ('result' in outcome) return completed(app, outcome.result);
   const requestState = DIRECT_PREFIX + (await codec.sealJson([round, outcome.state], offered.binding()));
   return {
     resultType: 'input_required',
     ...(outcome.inputRequests !== undefined && { inputRequests: outcome.inputRequests }),
     requestState,
-    _meta: serverInfo,
+    _meta: { [SERVER_INFO_META_KEY]: app.info },
   } as Result;
 }
 
@@ -172,15 +169,26 @@ function beforeDispatch(error: unknown): boolean {
   return error instanceof ServedError && error.beforeDispatch;
 }
 
-/** The JSON-RPC error a failed direct call answers, by the one error policy of every call (`report`). */
+/**
+ * What a failed direct call answers, by the one error policy of every call (`report`): a
+ * `ProtocolError` as itself; anything else as a tool's failure is answered, an error result
+ * (`isError`) saying what a `CallEndingError` says, or an internal error with a reference.
+ */
 function errorAnswer(offered: Offered, error: unknown) {
   const { app, message } = offered;
   if (error instanceof ProtocolError) return rpcError(message.id, error.code, error.message, error.data);
-  return rpcError(
-    message.id,
-    INTERNAL_ERROR,
-    report(app, error, `tools/call ${JSON.stringify(offered.name.slice(0, 64))}`),
-  );
+  const said = report(app, error, `tools/call ${JSON.stringify(offered.name.slice(0, 64))}`);
+  return { jsonrpc: '2.0', id: message.id, result: completed(app, failedToolResult(said)) };
+}
+
+/** A result as the endpoint sends it: complete, and named by the server. */
+function completed(app: App, result: Record<string, unknown>): Result {
+  const meta = isRecord(result._meta) ? result._meta : {};
+  return {
+    ...result,
+    resultType: 'complete',
+    _meta: { ...meta, [SERVER_INFO_META_KEY]: app.info },
+  } as Result;
 }
 
 const IGNORE_ROUNDS: RoundObserver = { round: () => {}, asked: () => {}, answered: () => {} };
