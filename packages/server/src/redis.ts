@@ -4,6 +4,8 @@
  * `DropLog`) that the session router and the gateway's live-call router share. Needs the optional
  * peer dependency `ioredis` (`npm install ioredis`); the root entry never loads it.
  */
+
+export { BusInbox } from './fleet-bus/bus-inbox.js';
 export {
   type BusFormat,
   type BusHeader,

@@ -3,6 +3,7 @@ import { KeyRing, type SealSecret } from '@parley/core';
 import { type Logger, stderrLogger } from '@parley/server';
 import {
   type BusHeader,
+  BusInbox,
   type BusSeal,
   DropLog,
   requireRedisClient,
@@ -71,8 +72,6 @@ const MAX_ANSWER_TIMEOUT_MS = 300_000;
 const MAX_AHEAD_MS = MAX_HOLD_MS + MAX_ANSWER_TIMEOUT_MS + 60_000;
 /** Resumes and cancels remembered at once (each until its deadline), so a copy is not acted on. */
 const MAX_SEEN = 200_000;
-/** Messages read from Redis and waiting their turn to be opened; past it they are dropped. */
-const MAX_QUEUED = 10_000;
 
 /**
  * Resumes of held calls passed to the gateway replica that holds them, over Redis pub/sub (ioredis,
@@ -122,15 +121,16 @@ export class RedisLiveCallRouter implements LiveCallRouter {
   readonly #checkMs: number;
   readonly #maxChars: number;
   readonly #drops: DropLog;
+  readonly #inbox = new BusInbox(
+    (text) => this.#receive(text),
+    (reason) => this.#drops.drop('warn', reason),
+  );
   readonly #outgoing = new Map<string, Outgoing>();
   readonly #seen = new SeenMessages(MAX_SEEN);
   readonly #sealing: Promise<BusSeal<LiveMessage>>;
   #seal: BusSeal<LiveMessage> | undefined;
   #serve: ((request: Resume, listeners: LiveListeners) => Promise<Step>) | undefined;
   #drop: ((handle: string, owner: Owner) => void) | undefined;
-  /** Messages read, opened one at a time in the order they came (a call's notes before its step). */
-  #inbox: Promise<void> = Promise.resolve();
-  #queued = 0;
   #subscriber: Redis | undefined;
   #subscribed: Promise<void> | undefined;
   #checker: ReturnType<typeof setInterval> | undefined;
@@ -272,25 +272,8 @@ export class RedisLiveCallRouter implements LiveCallRouter {
       readyBefore = true;
     });
     subscriber.on('error', () => {}); // ioredis reconnects by itself (and subscribes again)
-    subscriber.on('message', (_channel: string, text: string) => this.#enqueue(text));
+    subscriber.on('message', (_channel: string, text: string) => this.#inbox.take(text));
     await subscriber.subscribe(this.#channel(this.replica));
-  }
-
-  #enqueue(text: string): void {
-    if (this.#queued >= MAX_QUEUED) {
-      this.#drops.drop('warn', `a message past the ${MAX_QUEUED} waiting to be read`);
-      return;
-    }
-    this.#queued++;
-    this.#inbox = this.#inbox.then(async () => {
-      try {
-        await this.#receive(text);
-      } catch {
-        // What a peer sent never stops this replica; every message that fails to open is logged.
-      } finally {
-        this.#queued--;
-      }
-    });
   }
 
   async #receive(text: string): Promise<void> {

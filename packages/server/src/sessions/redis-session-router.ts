@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { KeyRing, type SealSecret } from '@parley/core/seal';
 import type { Redis } from 'ioredis';
+import { BusInbox } from '../fleet-bus/bus-inbox.js';
 import { BusSeal } from '../fleet-bus/bus-seal.js';
 import { DropLog } from '../fleet-bus/drop-log.js';
 import { SeenMessages } from '../fleet-bus/seen-messages.js';
@@ -66,8 +67,6 @@ const MAX_AHEAD_MS = MAX_ANSWER_TIMEOUT_MS + 60_000;
 const CANCEL_TTL_MS = 30_000;
 /** Requests remembered at once (each until its deadline), so a copy is not served twice. */
 const MAX_SEEN = 100_000;
-/** Messages read from Redis and waiting their turn to be opened; past it they are dropped. */
-const MAX_QUEUED = 10_000;
 /** The most bytes of a response one message carries (a larger chunk goes as several). */
 const MAX_CHUNK_BYTES = 1024 * 1024;
 const NO_KEYS =
@@ -136,13 +135,14 @@ export class RedisSessionRouter implements SessionRouter {
   readonly #seen = new SeenMessages(MAX_SEEN);
   #log: Logger | undefined;
   #drops: DropLog | undefined;
+  readonly #inbox = new BusInbox(
+    (text) => this.#receive(text),
+    (reason) => this.#drops?.drop('warn', reason),
+  );
   #host: SessionHost | undefined;
   #sealed: Sealed | undefined;
   /** Resolves once the keys are derived and this replica listens on its channel; rejects when its keys cannot be used. */
   #ready: Promise<Sealed> | undefined;
-  /** Messages read, opened one at a time in the order they came (a response's parts in order). */
-  #inbox: Promise<void> = Promise.resolve();
-  #queued = 0;
   #subscriber: Redis | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #closed = false;
@@ -210,7 +210,7 @@ export class RedisSessionRouter implements SessionRouter {
       readyBefore = true;
     });
     subscriber.on('error', () => {}); // ioredis reconnects by itself; the heartbeat notices the gap
-    subscriber.on('message', (_channel: string, text: string) => this.#enqueue(text));
+    subscriber.on('message', (_channel: string, text: string) => this.#inbox.take(text));
     await subscriber.subscribe(this.#channel(this.replicaId)).catch(() => {});
     return this.#sealed;
   }
@@ -329,23 +329,6 @@ export class RedisSessionRouter implements SessionRouter {
       return 'gone';
     }
     return record;
-  }
-
-  #enqueue(text: string): void {
-    if (this.#queued >= MAX_QUEUED) {
-      this.#drops?.drop('warn', `a message past the ${MAX_QUEUED} waiting to be read`);
-      return;
-    }
-    this.#queued++;
-    this.#inbox = this.#inbox.then(async () => {
-      try {
-        await this.#receive(text);
-      } catch {
-        // What a peer sent never stops this replica; every message that fails to open is logged.
-      } finally {
-        this.#queued--;
-      }
-    });
   }
 
   async #receive(text: string): Promise<void> {
